@@ -1,0 +1,125 @@
+# rawprobe build. Plain GNU make, C++20, g++ 12.
+#
+# Every directory of sources is its own static archive (build/lib/<dir>.a), found by wildcard,
+# so adding a .cpp file needs no Makefile change. Programs:
+#   engine/main.cpp       -> build/rawprobe (and build/rawprobe-static)
+#   bpfasm/tool/main.cpp  -> build/bpfasm
+# Tests: tests/unit/*.cpp -> build/unit-tests, tests/kernel/*.cpp -> build/kernel-tests.
+# Fragments in mk/*.mk add samples, fuzzing, benchmarks and the VM harness.
+
+BUILD    ?= build
+CXX      ?= g++
+CXXSTD   := -std=c++20
+OPT      ?= -O2 -g
+WARN     := -Wall -Wextra -Werror
+SAN      ?=
+CPPFLAGS += -I. -MMD -MP
+CXXFLAGS += $(CXXSTD) $(OPT) $(WARN) $(SAN)
+LDFLAGS  += $(SAN)
+LDLIBS   := -lelf -lcapstone -lz
+# What a fully static link needs besides those (libelf's own compression dependencies).
+STATIC_LDLIBS := -lelf -lcapstone -lz -lzstd -llzma -lbz2 -lpthread
+PREFIX   ?= /usr/local
+
+.DEFAULT_GOAL := all
+
+# --- libraries: one archive per source directory -------------------------------------------
+LIB_DIRS := engine/base arch bpfasm elf $(filter-out engine/base,$(patsubst %/,%,$(sort $(dir $(wildcard engine/*/*.cpp)))))
+lib_name  = $(BUILD)/lib/$(subst /,_,$(1)).a
+lib_srcs  = $(wildcard $(1)/*.cpp)
+LIBS     := $(foreach d,$(LIB_DIRS),$(if $(call lib_srcs,$(d)),$(call lib_name,$(d))))
+
+define LIB_RULE
+$(call lib_name,$(1)): $(patsubst %.cpp,$(BUILD)/obj/%.o,$(call lib_srcs,$(1)))
+	@mkdir -p $$(@D)
+	rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach d,$(LIB_DIRS),$(if $(call lib_srcs,$(d)),$(eval $(call LIB_RULE,$(d)))))
+
+# Archives in one group, so their order does not matter.
+LINK_LIBS = -Wl,--start-group $(LIBS) -Wl,--end-group
+
+$(BUILD)/obj/%.o: %.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c $< -o $@
+
+# --- programs ------------------------------------------------------------------------------
+RAWPROBE_MAIN := $(wildcard engine/main.cpp)
+BPFASM_MAIN   := $(wildcard bpfasm/tool/main.cpp)
+PROGRAMS := $(if $(RAWPROBE_MAIN),$(BUILD)/rawprobe) $(if $(BPFASM_MAIN),$(BUILD)/bpfasm)
+
+$(BUILD)/rawprobe: $(BUILD)/obj/engine/main.o $(LIBS)
+	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
+$(BUILD)/bpfasm: $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard bpfasm/tool/*.cpp)) $(LIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(LDLIBS)
+
+$(BUILD)/rawprobe-static: $(BUILD)/obj/engine/main.o $(LIBS)
+	$(CXX) -static $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(STATIC_LDLIBS)
+
+all: $(PROGRAMS)
+static: $(BUILD)/rawprobe-static
+	@file $<
+
+# --- tests ---------------------------------------------------------------------------------
+UNIT_OBJS   := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/*.cpp))
+KERNEL_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/kernel/*.cpp))
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(LINK_LIBS) $(LDLIBS)
+$(BUILD)/kernel-tests: $(KERNEL_OBJS) $(LIBS)
+	$(CXX) $(LDFLAGS) -o $@ $(KERNEL_OBJS) $(LINK_LIBS) $(LDLIBS)
+
+# A narrower unit binary for working on one module while others are half-written:
+#   make unit-bpfasm   -> tests/unit/main.cpp + tests/unit/bpfasm_*.cpp, linked against the
+#                         archives named by UNIT_LIBS_bpfasm (default: every archive).
+UNIT_LIBS_arch   := arch engine/base
+UNIT_LIBS_bpfasm := bpfasm engine/base
+UNIT_LIBS_elf    := elf arch engine/base
+unit-%: $(BUILD)/obj/tests/unit/main.o
+	@$(MAKE) --no-print-directory $(BUILD)/unit-$*
+	$(BUILD)/unit-$*
+$(BUILD)/unit-%: $(BUILD)/obj/tests/unit/main.o FORCE
+	@$(MAKE) --no-print-directory $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/$*_*.cpp)) \
+	  $(foreach d,$(or $(UNIT_LIBS_$*),$(LIB_DIRS)),$(if $(call lib_srcs,$(d)),$(call lib_name,$(d))))
+	$(CXX) $(LDFLAGS) -o $@ $< $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/$*_*.cpp)) \
+	  -Wl,--start-group $(foreach d,$(or $(UNIT_LIBS_$*),$(LIB_DIRS)),$(if $(call lib_srcs,$(d)),$(call lib_name,$(d)))) -Wl,--end-group $(LDLIBS)
+FORCE:
+
+# Suites that `make test` runs; mk/vm.mk adds "vm" when qemu is present.
+TEST_SUITES := unit kernel
+TEST_BUILDS := all $(BUILD)/unit-tests $(BUILD)/kernel-tests
+
+-include $(wildcard mk/*.mk)
+
+# Packages first (alone, so -j never compiles before the headers exist), then build, then run.
+test: deps test-deps
+	$(MAKE) --no-print-directory test-builds
+	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
+test-builds: $(TEST_BUILDS)
+
+asan:
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" \
+	  build-asan/unit-tests build-asan/kernel-tests
+	BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  tests/run-suites unit kernel
+
+# --- dependencies --------------------------------------------------------------------------
+# Build and runtime libraries (libelf, Capstone, zlib) and doctest.
+deps:
+	@tests/install-packages build
+# Oracles and tools used only by tests (never runtime dependencies).
+test-deps:
+	@tests/install-packages test
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz
+
+.PHONY: all static test test-builds asan deps test-deps install clean FORCE
+.SECONDARY:
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

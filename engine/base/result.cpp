@@ -1,0 +1,37 @@
+#include "engine/base/result.h"
+
+namespace rawprobe {
+
+std::string errno_name(int err) {
+  // strerrorname_np is glibc 2.32+; Debian 12 has 2.36.
+  if (const char* name = strerrorname_np(err)) return name;
+  return "errno " + std::to_string(err);
+}
+
+std::string Error::message() const {
+  std::string out = what;
+  if (!object.empty()) out += " '" + object + "'";
+  if (!syscall.empty()) out += ": " + syscall;
+  if (err != 0) out += ": " + errno_name(err) + " (" + std::strerror(err) + ")";
+  if (!detail.empty()) out += "\n" + detail;
+  if (!hint.empty()) out += "\nhint: " + hint;
+  return out;
+}
+
+Error make_error(std::string what, std::string object, std::string hint) {
+  Error e;
+  e.what = std::move(what);
+  e.object = std::move(object);
+  e.hint = std::move(hint);
+  return e;
+}
+
+Error syscall_error(std::string what, std::string syscall, int err, std::string object,
+                    std::string hint) {
+  Error e = make_error(std::move(what), std::move(object), std::move(hint));
+  e.syscall = std::move(syscall);
+  e.err = err;
+  return e;
+}
+
+}  // namespace rawprobe
