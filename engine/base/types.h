@@ -1,0 +1,42 @@
+// The value types of the script language, shared by the semantic pass (engine/lang), code
+// generation (engine/codegen) and output (engine/output), which decodes map keys, map values
+// and printf arguments from raw bytes by these descriptions. Modelled on bpftrace's SizedType
+// so that output can match bpftrace's byte for byte.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rawprobe {
+
+enum class TypeKind : uint8_t {
+  None,      // no value (statements, void calls)
+  Integer,   // size 1, 2, 4 or 8 bytes; signed or not
+  String,    // NUL-padded char array of `size` bytes (comm: 16)
+  Tuple,     // fields laid out with C alignment; map keys with several parts are tuples
+  // Map aggregations: what the map value holds and how it prints.
+  Count, Sum, Min, Max, Avg, Stats, Hist, LHist,
+  // Addresses that print symbolized.
+  UStack, KStack, USym, KSym,
+  Buffer,    // raw bytes printed escaped (buf())
+  Timestamp, // strftime-formatted time
+};
+
+struct Type {
+  TypeKind kind = TypeKind::None;
+  uint32_t size = 0;        // bytes the value occupies
+  bool is_signed = false;   // Integer, Sum, Min, Max, Avg: signedness of the values
+  std::vector<Type> fields; // Tuple: its fields in order
+
+  static Type none() { return {}; }
+  static Type integer(uint32_t bytes, bool is_signed) {
+    return Type{TypeKind::Integer, bytes, is_signed, {}};
+  }
+  static Type string(uint32_t bytes) { return Type{TypeKind::String, bytes, false, {}}; }
+
+  bool is_integer() const { return kind == TypeKind::Integer; }
+  bool is_string() const { return kind == TypeKind::String; }
+  bool operator==(const Type&) const = default;
+};
+
+}  // namespace rawprobe
