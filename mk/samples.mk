@@ -1,0 +1,25 @@
+# The seed's sample programs (samples/*.c, EXAMPLES.md section 2), built the way the seed
+# builds them: plain gcc, -O0 (every function keeps its symbol and its calls), dynamic.
+#   $(BUILD)/samples/<name>          what the seed's scripts and the kernel tests trace
+#                                    (tests find them through RAWPROBE_SAMPLES, default here)
+#   $(BUILD)/samples/static/<name>   the same, -static, for the VM harness's initramfs
+SAMPLES_CC     ?= gcc
+SAMPLES_CFLAGS := -O0
+SAMPLE_NAMES   := hello fun read_rand hello_usdt
+SAMPLE_LIBS_read_rand := -lpthread
+
+SAMPLES        := $(addprefix $(BUILD)/samples/,$(SAMPLE_NAMES))
+STATIC_SAMPLES := $(addprefix $(BUILD)/samples/static/,$(SAMPLE_NAMES))
+
+$(SAMPLES): $(BUILD)/samples/%: samples/%.c
+	@mkdir -p $(@D)
+	$(SAMPLES_CC) $(SAMPLES_CFLAGS) $< -o $@ $(SAMPLE_LIBS_$*)
+
+$(STATIC_SAMPLES): $(BUILD)/samples/static/%: samples/%.c
+	@mkdir -p $(@D)
+	$(SAMPLES_CC) $(SAMPLES_CFLAGS) -static $< -o $@ $(SAMPLE_LIBS_$*)
+
+samples: $(SAMPLES) $(STATIC_SAMPLES)
+all: samples
+TEST_BUILDS += samples
+.PHONY: samples
