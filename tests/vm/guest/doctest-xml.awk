@@ -1,0 +1,53 @@
+# Turns doctest's XML report (`-r=xml`) into one line per test case:
+#   STATUS<TAB>NAME<TAB>DETAIL      STATUS is PASS, FAIL or SKIP
+# Written for busybox awk. DETAIL of a failure is the first failed check (file:line, the
+# expression as written and as expanded) or the exception. A case that started but never
+# reported its result means the binary died inside it: FAIL.
+function unescape(s) {
+  gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "'", s)
+  gsub(/&amp;/, "\\&", s)
+  return s
+}
+function attr(line, key,   m) {
+  if (match(line, " " key "=\"[^\"]*\"")) {
+    m = substr(line, RSTART + length(key) + 3, RLENGTH - length(key) - 4)
+    return unescape(m)
+  }
+  return ""
+}
+function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+BEGIN { current = ""; want = "" }
+/<TestCase / {
+  if ($0 ~ /\/>[ \t]*$/) {
+    if (attr($0, "skipped") == "true") printf "SKIP\t%s\tskipped\n", attr($0, "name")
+    next
+  }
+  current = attr($0, "name"); detail = ""; want = ""
+  next
+}
+current != "" && /<Expression success="false"/ {
+  if (detail == "") { detail = attr($0, "filename") ":" attr($0, "line") " " attr($0, "type"); want = "original" }
+  next
+}
+current != "" && /<Exception / {
+  if (detail == "") { detail = (attr($0, "crash") == "true" ? "crashed: " : "exception: "); want = "exception" }
+  next
+}
+current != "" && /<Original>/ { if (want == "original") want = "original-text"; next }
+current != "" && /<Expanded>/ { if (want == "expanded") want = "expanded-text"; next }
+current != "" && want == "original-text" { detail = detail " " unescape(trim($0)); want = "expanded"; next }
+current != "" && want == "expanded-text" { detail = detail " (" unescape(trim($0)) ")"; want = ""; next }
+current != "" && want == "exception" { detail = detail unescape(trim($0)); want = ""; next }
+current != "" && /<OverallResultsAsserts / {
+  if (attr($0, "test_case_success") == "true") {
+    printf "PASS\t%s\t%s checks\n", current, attr($0, "successes")
+  } else {
+    if (detail == "") detail = attr($0, "failures") " failed checks"
+    printf "FAIL\t%s\t%s\n", current, detail
+  }
+  current = ""
+  next
+}
+END {
+  if (current != "") printf "FAIL\t%s\tthe test binary died inside this case (no result recorded)%s\n", current, (detail == "" ? "" : "; " detail)
+}

@@ -1,0 +1,40 @@
+# Sourced by the guest's init and by every tests/vm/guest.d/*.sh (busybox sh).
+#
+# The one function a guest test needs:
+#   vm_result NAME PASS|FAIL|SKIP DETAIL...
+# prints
+#   RAWPROBE-VM-RESULT <kernel release> <NAME> <STATUS> <DETAIL>
+# on the console (for people reading the log) and on the second serial port, /dev/ttyS1, which
+# carries nothing else: kernel messages on the console can land in the middle of a line, so
+# the host parses only the ttyS1 copy. Fields are split on spaces, so NAME gets '_' for any
+# character outside [A-Za-z0-9_.:/+=-] and DETAIL is flattened onto one line.
+#
+# Environment a test can use (set by init):
+#   RAWPROBE          the static rawprobe binary
+#   RAWPROBE_SAMPLES  directory of the statically built samples (may be empty)
+#   VM_KERNEL         `uname -r`
+#   VM_KCONFIG        the booted kernel's config file, as shipped in its Debian package
+#   VM_DATA           directory of facts the host derived from the programs under test
+
+VM_RESULTS_CHANNEL=${VM_RESULTS_CHANNEL:-/dev/ttyS1}
+VM_RESULTS_LOG=${VM_RESULTS_LOG:-/tmp/vm-results}
+
+vm_result() {
+  _vm_name=$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.:/+=-' '_')
+  _vm_status=$2
+  shift 2
+  case "$_vm_status" in
+    PASS|FAIL|SKIP) _vm_detail=$* ;;
+    *) _vm_detail="test reported unknown status '$_vm_status': $*"; _vm_status=FAIL ;;
+  esac
+  _vm_detail=$(printf '%s' "$_vm_detail" | tr '\r\n\t' '   ')
+  _vm_line="RAWPROBE-VM-RESULT $VM_KERNEL $_vm_name $_vm_status $_vm_detail"
+  echo "$_vm_line" >>"$VM_RESULTS_LOG"
+  echo "$_vm_line" >"$VM_RESULTS_CHANNEL"
+  echo "$_vm_line"
+}
+
+# vm_config_enabled CONFIG_FOO: true when the booted kernel's config has it =y or =m.
+vm_config_enabled() {
+  grep -qE "^$1=(y|m)$" "$VM_KCONFIG"
+}
