@@ -11,10 +11,18 @@
 namespace rawprobe::arch {
 
 // One pt_regs field: its name as the kernel's struct spells it, byte offset and byte size.
+// Array elements are named as C member designators ("regs[4]", "psw.addr"), so a name can be
+// put straight into offsetof() by the tests that check the tables against kernel headers.
 struct RegSlot {
   std::string_view name;
   uint16_t offset;
   uint8_t size;
+  // The same field's designator in Table::uapi_struct when the uapi header spells it
+  // differently ("rbp" for the kernel's "bp"); empty when it is the same as name.
+  std::string_view uapi_name = {};
+  // The field exists only in the kernel-internal struct pt_regs, which no uapi header
+  // publishes (s390 orig_gpr2, mips cp0_epc): its offset is cited from the kernel source.
+  bool kernel_only = false;
 };
 
 // A register name as it appears in USDT argument specs or assembly (eax, r8b, w0, a0, fp)
@@ -32,12 +40,23 @@ struct Table {
   std::string_view name;    // "x86_64", "aarch64", ...
   long nr_bpf;              // syscall numbers on this architecture's kernel
   long nr_perf_event_open;
-  uint16_t pt_regs_size;    // sizeof(struct pt_regs)
+  // sizeof(struct pt_regs) where the whole struct is stable uapi (x86, arm); where the kernel
+  // appends internal fields that change between versions and configs (aarch64, riscv, ppc64,
+  // s390, mips, loongarch), the size of the stable prefix this table describes: a BPF program
+  // never needs to read past it.
+  uint16_t pt_regs_size;
   std::span<const RegSlot> pt_regs;
   std::span<const std::string_view> arg_regs;  // function-call argument registers, in order
   std::string_view ret_reg;                    // return-value register
   std::string_view sp_reg, ip_reg, fp_reg;     // RegSlot names
   std::span<const RegAlias> usdt_aliases;      // includes every full-width name too
+  // The uapi type whose layout the pt_regs slots are checked against ("struct pt_regs",
+  // "struct user_pt_regs", ...): the published part of the kernel's struct.
+  std::string_view uapi_struct = {};
+  // Nonzero when user-space functions take their arguments on the stack (i386 cdecl): at a
+  // function's entry argument N is at sp + stack_args_offset + N * word size. arg_regs then
+  // lists only what kernel functions use (i386 kernels are built with -mregparm=3).
+  uint8_t stack_args_offset = 0;
 };
 
 // The register an alias names, resolved to its pt_regs slot.
@@ -53,8 +72,16 @@ const Table* by_machine(uint16_t e_machine, uint8_t elf_class);
 const Table* by_name(std::string_view name);
 // Table of the architecture this binary was built for.
 const Table& host();
-// Every table, for listing and tests.
+// Every table, for listing and tests (the compat views of for_process are not in it).
 std::span<const Table* const> all();
+
+// The table for a process of `binary`'s architecture traced on a kernel of `kernel`'s. The
+// kernel decides the pt_regs layout and the syscall numbers; the binary decides the register
+// names in its USDT notes and its calling convention. Same architecture: `binary` itself. A
+// 32-bit process on its 64-bit kernel (i386 on x86_64, arm on aarch64): a compat view with the
+// 64-bit kernel's pt_regs and syscalls and the 32-bit names mapped onto the 64-bit slots.
+// nullptr when that kernel cannot run that binary.
+const Table* for_process(const Table& binary, const Table& kernel);
 
 std::optional<RegSlot> find_slot(const Table& table, std::string_view name);
 // Resolves a USDT/assembly register name (without '%' prefix) through the alias table.
