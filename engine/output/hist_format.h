@@ -1,0 +1,28 @@
+// hist() and lhist(): which bucket a value counts in (the code generator must compute the
+// same index) and how the buckets print (bpftrace 0.17's labels, counts and @ bars).
+//
+// hist: 65 buckets. 0: values < 0; 1: value 0; k >= 2: values in [2^(k-2), 2^(k-1)).
+// lhist(v, min, max, step): (max - min) / step + 2 buckets. 0: v < min;
+//   last: v >= max; k in between: [min + (k-1)*step, min + k*step).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "engine/output/value_format.h"
+
+namespace rawprobe {
+
+inline constexpr uint32_t kHistBuckets = 65;
+
+uint32_t hist_bucket(int64_t value);
+uint32_t lhist_bucket_count(int64_t min, int64_t max, int64_t step);
+uint32_t lhist_bucket(int64_t value, int64_t min, int64_t max, int64_t step);
+
+// The body of one hist (text: one line per bucket from the lowest to the highest non-empty
+// one, each ending in '\n'; json: a [ {...}, ... ] list). `count` is kHistBuckets.
+void append_hist(std::string& out, OutputFormat format, const uint64_t* buckets, uint32_t count,
+                 uint32_t div);
+void append_lhist(std::string& out, OutputFormat format, const uint64_t* buckets,
+                  uint32_t count, int64_t min, int64_t max, int64_t step);
+
+}  // namespace rawprobe

@@ -1,0 +1,270 @@
+#include "engine/output/printf_format.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "engine/output/layout.h"
+#include "engine/output/number_text.h"
+
+namespace rawprobe {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Length of the token that bpftrace's regex matches at `p` (fmt[p] == '%'), or 0.
+size_t match_token(std::string_view fmt, size_t p) {
+  size_t q = p + 1, n = fmt.size();
+  if (q < n && fmt[q] == '-') q++;
+  while (q < n && is_digit(fmt[q])) q++;
+  if (q + 1 < n && fmt[q] == '.' && is_digit(fmt[q + 1])) {
+    q++;
+    while (q < n && is_digit(fmt[q])) q++;
+  }
+  size_t length_start = q;
+  if (fmt.substr(q, 2) == "hh" || fmt.substr(q, 2) == "ll") {
+    q += 2;
+  } else if (q < n && std::strchr("hljzt", fmt[q]) && fmt[q] != '\0') {
+    q++;
+  }
+  if (q >= n) return 0;
+  char conv = fmt[q];
+  bool has_length = q != length_start;
+  bool ok = std::strchr("duxXopi", conv) || (!has_length && (conv == 's' || conv == 'c'));
+  return ok && conv != '\0' ? q + 1 - p : 0;
+}
+
+// How glibc's printf reads a conversion starting at fmt[i] == '%': returns its length and
+// its conversion character (0 when the text ends first).
+size_t c_conversion_length(std::string_view fmt, size_t i, char& conv) {
+  size_t j = i + 1, n = fmt.size();
+  while (j < n && std::strchr("-+ #0'I", fmt[j]) && fmt[j] != '\0') j++;
+  while (j < n && (is_digit(fmt[j]) || fmt[j] == '*')) j++;
+  if (j < n && fmt[j] == '.') {
+    j++;
+    while (j < n && (is_digit(fmt[j]) || fmt[j] == '*')) j++;
+  }
+  while (j < n && std::strchr("hlLqjzZt", fmt[j]) && fmt[j] != '\0') j++;
+  conv = j < n ? fmt[j] : 0;
+  return j < n ? j + 1 - i : n - i;
+}
+
+// Builds the spec of a token (text from '%' to the conversion character).
+ConvSpec make_spec(std::string_view token) {
+  ConvSpec spec;
+  size_t k = 1;
+  std::string prefix = "%";
+  if (token[k] == '-') prefix += token[k++];
+  while (is_digit(token[k]) || token[k] == '.') prefix += token[k++];
+  spec.plain = prefix.size() == 1;
+  std::string_view length = token.substr(k, token.size() - 1 - k);
+  spec.conv = token.back() == 'i' ? 'd' : token.back();
+  spec.narrow = length == "hh" ? 1 : length == "h" ? 2 : 0;
+  spec.wide = !length.empty() && !spec.narrow;
+  spec.token = std::string(token.substr(k));
+  // Narrow and default lengths are passed as int after truncation; %p takes a pointer.
+  spec.c_spec = prefix + (spec.wide && spec.conv != 'p' ? "ll" : "") + spec.conv;
+  return spec;
+}
+
+}  // namespace
+
+Result<PrintfFormat> PrintfFormat::parse(std::string_view fmt) {
+  PrintfFormat format;
+  size_t piece_start = 0;
+  for (size_t p = 0; p < fmt.size(); p++) {
+    if (fmt[p] != '%') continue;
+    size_t len = match_token(fmt, p);
+    if (!len) continue;
+    FormatPiece piece;
+    piece.spec = make_spec(fmt.substr(p, len));
+    piece.prints_arg = false;
+    // Run the piece through C's rules to find which conversion takes the argument.
+    for (size_t i = piece_start; i < p + len;) {
+      if (fmt[i] != '%') {
+        piece.literal += fmt[i++];
+        continue;
+      }
+      char conv = 0;
+      size_t clen = c_conversion_length(fmt, i, conv);
+      if (conv == '%') {
+        piece.literal += '%';
+      } else if (i == p) {
+        piece.prints_arg = true;
+      } else {
+        return make_error("parse printf format",
+                          "'" + std::string(fmt.substr(i, clen)) + "' at offset " +
+                              std::to_string(i),
+                          "supported: %[-][0][width][.precision][hh|h|l|ll|j|z|t]"
+                          "d/i/u/x/X/o/p, %c, %s; write %% for a literal percent sign");
+      }
+      i += clen;
+    }
+    format.pieces_.push_back(std::move(piece));
+    piece_start = p + len;
+    p = piece_start - 1;
+  }
+  format.tail_ = std::string(fmt.substr(piece_start));
+  return format;
+}
+
+ArgClass PrintfFormat::arg_class(size_t i) const {
+  return pieces_[i].spec.conv == 's' ? ArgClass::String : ArgClass::Integer;
+}
+
+std::string printf_type_name(const Type& type) {
+  switch (type.kind) {
+    case TypeKind::None: return "none";
+    case TypeKind::Integer: return "integer";
+    case TypeKind::String: return "string";
+    case TypeKind::Tuple: return "tuple";
+    case TypeKind::Count: return "count";
+    case TypeKind::Sum: return "sum";
+    case TypeKind::Min: return "min";
+    case TypeKind::Max: return "max";
+    case TypeKind::Avg: return "avg";
+    case TypeKind::Stats: return "stats";
+    case TypeKind::Hist: return "hist";
+    case TypeKind::LHist: return "lhist";
+    case TypeKind::UStack: return "ustack";
+    case TypeKind::KStack: return "kstack";
+    case TypeKind::USym: return "usym";
+    case TypeKind::KSym: return "ksym";
+    case TypeKind::Buffer: return "buffer";
+    case TypeKind::Timestamp: return "timestamp";
+  }
+  return "unknown";
+}
+
+Result<PrintfFormatter> PrintfFormatter::make(std::string_view fmt, std::vector<Type> arg_types) {
+  auto format = PrintfFormat::parse(fmt);
+  if (!format) return format.error();
+  size_t expected = format->arg_count(), supplied = arg_types.size();
+  if (supplied != expected) {
+    std::string what = supplied < expected ? "Not enough" : "Too many";
+    return make_error("printf: " + what + " arguments for format string (" +
+                      std::to_string(supplied) + " supplied, " + std::to_string(expected) +
+                      " expected)");
+  }
+  for (size_t i = 0; i < supplied; i++) {
+    ArgClass want = format->arg_class(i);
+    bool fits = want == ArgClass::String ? arg_types[i].is_string() : arg_types[i].is_integer();
+    if (!fits) {
+      return make_error("printf: %" + format->pieces()[i].spec.token +
+                        " specifier expects a value of type " +
+                        (want == ArgClass::String ? "string" : "integer") + " (" +
+                        printf_type_name(arg_types[i]) + " supplied)");
+    }
+  }
+  PrintfFormatter formatter;
+  StructLayout layout = layout_of(arg_types);
+  formatter.format_ = std::move(*format);
+  formatter.types_ = std::move(arg_types);
+  formatter.offsets_ = std::move(layout.offsets);
+  formatter.args_size_ = layout.size;
+  return formatter;
+}
+
+namespace {
+
+// snprintf into `out`, growing once when the first attempt does not fit.
+template <class Arg>
+void append_c(std::string& out, const std::string& c_spec, Arg arg) {
+  char buf[128];
+  int n = std::snprintf(buf, sizeof buf, c_spec.c_str(), arg);
+  if (n < 0) return;
+  if (size_t(n) < sizeof buf) {
+    out.append(buf, size_t(n));
+    return;
+  }
+  size_t start = out.size();
+  out.resize(start + size_t(n) + 1);
+  std::snprintf(out.data() + start, size_t(n) + 1, c_spec.c_str(), arg);
+  out.resize(start + size_t(n));
+}
+
+void append_upper_hex(std::string& out, uint64_t v) {
+  size_t start = out.size();
+  append_number(out, v, 16);
+  for (size_t i = start; i < out.size(); i++)
+    if (out[i] >= 'a') out[i] = char(out[i] - 'a' + 'A');
+}
+
+}  // namespace
+
+void append_conversion(std::string& out, const ConvSpec& spec, uint64_t value) {
+  switch (spec.conv) {
+    case 'd': {
+      int64_t v = spec.wide ? int64_t(value)
+                  : spec.narrow == 1 ? int8_t(value)
+                  : spec.narrow == 2 ? int16_t(value)
+                                     : int32_t(value);
+      if (spec.plain) return append_number(out, v);
+      if (spec.wide) return append_c(out, spec.c_spec, static_cast<long long>(v));
+      return append_c(out, spec.c_spec, static_cast<int>(v));
+    }
+    case 'u': case 'x': case 'X': case 'o': {
+      uint64_t v = spec.wide ? value
+                   : spec.narrow == 1 ? uint8_t(value)
+                   : spec.narrow == 2 ? uint16_t(value)
+                                      : uint32_t(value);
+      if (spec.plain) {
+        if (spec.conv == 'X') return append_upper_hex(out, v);
+        return append_number(out, v, spec.conv == 'u' ? 10 : spec.conv == 'o' ? 8 : 16);
+      }
+      if (spec.wide) return append_c(out, spec.c_spec, static_cast<unsigned long long>(v));
+      return append_c(out, spec.c_spec, static_cast<unsigned>(v));
+    }
+    case 'c':
+      if (spec.plain) {
+        out.push_back(char(uint8_t(value)));
+        return;
+      }
+      return append_c(out, spec.c_spec, static_cast<int>(uint8_t(value)));
+    case 'p':
+      return append_c(out, spec.c_spec, reinterpret_cast<void*>(uintptr_t(value)));
+    default:
+      return;
+  }
+}
+
+void append_conversion(std::string& out, const ConvSpec& spec, std::string_view text) {
+  if (spec.plain) {
+    out.append(text);
+    return;
+  }
+  thread_local std::string terminated;
+  terminated.assign(text);
+  append_c(out, spec.c_spec, terminated.c_str());
+}
+
+void PrintfFormatter::append(std::string& out, const uint8_t* args, size_t len) const {
+  if (len < args_size_) {
+    thread_local std::vector<uint8_t> padded;
+    padded.assign(args_size_, 0);
+    if (len) std::memcpy(padded.data(), args, len);
+    args = padded.data();
+  }
+  const auto& pieces = format_.pieces();
+  for (size_t i = 0; i < pieces.size(); i++) {
+    const FormatPiece& piece = pieces[i];
+    size_t start = out.size();
+    out += piece.literal;
+    if (piece.prints_arg) {
+      const Type& type = types_[i];
+      const uint8_t* p = args + offsets_[i];
+      if (type.is_string()) {
+        const char* s = reinterpret_cast<const char*>(p);
+        append_conversion(out, piece.spec, std::string_view(s, strnlen(s, type.size)));
+      } else {
+        append_conversion(out, piece.spec, read_widened(p, type.size, type.is_signed));
+      }
+    }
+    // bpftrace streams each piece's C buffer, which ends at the first NUL.
+    size_t nul = out.find('\0', start);
+    if (nul != std::string::npos) out.resize(nul);
+  }
+  out += format_.tail();
+}
+
+}  // namespace rawprobe

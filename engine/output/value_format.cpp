@@ -1,0 +1,70 @@
+#include "engine/output/value_format.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "engine/output/json_escape.h"
+#include "engine/output/layout.h"
+#include "engine/output/number_text.h"
+
+namespace rawprobe {
+
+namespace {
+
+std::string_view string_at(const Type& type, const uint8_t* p) {
+  const char* s = reinterpret_cast<const char*>(p);
+  return {s, strnlen(s, type.size)};
+}
+
+}  // namespace
+
+void append_value(std::string& out, OutputFormat format, const Type& type, const uint8_t* p) {
+  switch (type.kind) {
+    case TypeKind::Integer: {
+      uint64_t v = read_widened(p, type.size, type.is_signed);
+      if (type.is_signed)
+        append_number(out, int64_t(v));
+      else
+        append_number(out, v);
+      return;
+    }
+    case TypeKind::String:
+      if (format == OutputFormat::Json) {
+        out += '"';
+        append_json_escaped(out, string_at(type, p));
+        out += '"';
+      } else {
+        out += string_at(type, p);
+      }
+      return;
+    case TypeKind::Tuple: {
+      StructLayout layout = layout_of(type.fields);
+      bool json = format == OutputFormat::Json;
+      out += json ? '[' : '(';
+      for (size_t i = 0; i < type.fields.size(); i++) {
+        if (i) out += json ? "," : ", ";
+        append_value(out, format, type.fields[i], p + layout.offsets[i]);
+      }
+      out += json ? ']' : ')';
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void append_key_text(std::string& out, const std::vector<Type>& parts,
+                     const std::vector<uint32_t>& offsets, const uint8_t* key,
+                     OutputFormat format) {
+  for (size_t i = 0; i < parts.size(); i++) {
+    if (i) out += format == OutputFormat::Json ? "," : ", ";
+    const Type& part = parts[i];
+    const uint8_t* p = key + offsets[i];
+    if (part.is_integer())
+      append_number(out, int64_t(read_widened(p, part.size, part.is_signed)));
+    else
+      append_value(out, OutputFormat::Text, part, p);
+  }
+}
+
+}  // namespace rawprobe
