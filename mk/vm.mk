@@ -18,7 +18,8 @@ vm-kernels:
 	tests/vm/fetch-kernels $(VM_DIR)/kernels
 
 # Rebuilt every time (a few seconds): its inputs include whatever samples exist right now.
-vm-initramfs: $(BUILD)/rawprobe-static $(BUILD)/kernel-tests-static vm-kernels
+# STATIC_SAMPLES comes from mk/samples.mk (mk/*.mk are read in name order, so it is set here).
+vm-initramfs: $(BUILD)/rawprobe-static $(BUILD)/kernel-tests-static $(STATIC_SAMPLES) vm-kernels
 	tests/vm/make-initramfs $(VM_DIR)/initramfs.cpio.gz $(BUILD)/rawprobe-static \
 	  $(BUILD)/kernel-tests-static $(BUILD)/samples/static $(VM_DIR)/kernels
 

@@ -20,7 +20,7 @@ VM_RESULTS_CHANNEL=${VM_RESULTS_CHANNEL:-/dev/ttyS1}
 VM_RESULTS_LOG=${VM_RESULTS_LOG:-/tmp/vm-results}
 
 vm_result() {
-  _vm_name=$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.:/+=-' '_')
+  _vm_name=$(printf '%s' "$1" | tr ' \t\r\n' '____')
   _vm_status=$2
   shift 2
   case "$_vm_status" in
