@@ -20,6 +20,7 @@ enum class TypeKind : uint8_t {
   UStack, KStack, USym, KSym,
   Buffer,    // raw bytes printed escaped (buf())
   Timestamp, // strftime-formatted time
+  Probe,     // a probe id (8 bytes) that prints as the probe's name (the `probe` builtin)
 };
 
 struct Type {

@@ -1,0 +1,119 @@
+// The syntax tree. One node type for expressions and one for statements, each a `kind` plus
+// the few fields that kind uses, so code generation is one switch per node type. The semantic
+// pass (semantic.h) fills the `type` of every expression and the resolved fields marked
+// "sema"; the parser leaves them empty.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/types.h"
+#include "engine/lang/probe_spec.h"
+#include "engine/lang/source.h"
+
+namespace rawprobe::lang {
+
+enum class ExprKind : uint8_t {
+  Integer,   // int_value
+  String,    // str (unescaped)
+  Builtin,   // name: "pid", "comm", "arg3", "args", ...; sema: builtin, arg_index
+  Variable,  // name: "$x"
+  Map,       // name: "@m" or "@"; operands: the keys (empty for a scalar map); sema: map_id
+  Call,      // name: "printf"; operands: the arguments; sema: call_id (printf/time format)
+  Unary,     // op: Neg, BitNot, LogNot; operands[0]
+  Binary,    // op; operands[0], operands[1]
+  Ternary,   // operands: condition, then, else
+  IncDec,    // op: Inc/Dec; postfix; operands[0] is a Variable or Map
+  Cast,      // cast_type (Integer); operands[0]
+  Field,     // name: field; arrow (`->` or `.`); operands[0] is the base (`args`);
+             // sema: field_offset, field_type
+  Tuple,     // operands: the elements
+};
+
+enum class Op : uint8_t {
+  None,
+  // binary
+  Add, Sub, Mul, Div, Mod, BitAnd, BitOr, BitXor, Shl, Shr,
+  Eq, Ne, Lt, Gt, Le, Ge, LogAnd, LogOr,
+  // unary
+  Neg, BitNot, LogNot,
+  // increment / decrement
+  Inc, Dec,
+};
+
+const char* op_spelling(Op op);
+bool op_is_comparison(Op op);
+
+// The builtins the semantic pass recognises; codegen switches on this, not on the name.
+enum class BuiltinId : uint8_t {
+  None, Pid, Tid, Uid, Gid, Nsecs, Elapsed, Cpu, Comm, Retval, Arg, Args, Func, Probe,
+  Curtask, Rand, Cgroup,
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind;
+  Span span;
+  std::string name;              // Builtin/Variable/Map/Call/Field name
+  std::string str;               // String value
+  uint64_t int_value = 0;        // Integer
+  Op op = Op::None;              // Unary/Binary/IncDec
+  bool postfix = false;          // IncDec: x++ rather than ++x
+  bool arrow = false;            // Field: written with `->`
+  std::vector<ExprPtr> operands;
+  uint32_t depth = 1;            // height of this subtree (bounded by the parser)
+
+  // sema
+  Type type;                     // the value's type
+  Type cast_type;                // Cast: the target type (also set by the parser)
+  BuiltinId builtin = BuiltinId::None;
+  uint32_t arg_index = 0;        // Builtin Arg: N of argN
+  int map_id = -1;               // Map: index into ProgramInfo::maps
+  int call_id = -1;              // Call printf: index into ProgramInfo::printfs;
+                                 // Call time: index into ProgramInfo::time_formats
+  uint32_t field_offset = 0;     // Field: byte offset in the tracepoint record
+  bool is_literal_string() const { return kind == ExprKind::String; }
+};
+
+enum class StmtKind : uint8_t {
+  Expr,      // expr
+  Assign,    // target = value, or target op= value (op != None); target is a Variable or Map
+  If,        // expr: condition; body; else_body (empty when absent; an `else if` is one If
+             // statement inside else_body)
+  While,     // expr: condition; body
+  Unroll,    // count; body
+  Return, Break, Continue,
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Stmt {
+  StmtKind kind;
+  Span span;
+  ExprPtr target;                // Assign
+  Op op = Op::None;              // Assign: compound operator (Add for +=), None for plain =
+  ExprPtr expr;                  // Expr: the expression; Assign: the value; If/While: condition
+  std::vector<StmtPtr> body;
+  std::vector<StmtPtr> else_body;
+  uint64_t count = 0;            // Unroll
+  bool has_else = false;         // If
+};
+
+struct ProbeBlock {
+  Span span;                     // the attach point list
+  std::vector<ProbeSpec> specs;
+  ExprPtr predicate;             // may be null
+  std::vector<StmtPtr> body;
+};
+
+struct Program {
+  std::vector<ProbeBlock> probes;
+};
+
+ExprPtr make_expr(ExprKind kind, Span span);
+
+}  // namespace rawprobe::lang

@@ -1,0 +1,284 @@
+#include "engine/lang/lexer.h"
+
+#include <cctype>
+#include <cstring>
+#include <iterator>
+
+namespace rawprobe::lang {
+namespace {
+
+struct OpSpelling {
+  const char* text;
+  Tok kind;
+};
+// Longest spellings first so "<<=" wins over "<<" and "<".
+constexpr OpSpelling kOps[] = {
+    {"<<=", Tok::ShlAssign}, {">>=", Tok::ShrAssign}, {"->", Tok::Arrow},
+    {"++", Tok::PlusPlus},   {"--", Tok::MinusMinus}, {"+=", Tok::PlusAssign},
+    {"-=", Tok::MinusAssign}, {"*=", Tok::StarAssign}, {"/=", Tok::SlashAssign},
+    {"%=", Tok::PercentAssign}, {"&=", Tok::AmpAssign}, {"|=", Tok::PipeAssign},
+    {"^=", Tok::CaretAssign}, {"<<", Tok::Shl}, {">>", Tok::Shr}, {"<=", Tok::Le},
+    {">=", Tok::Ge}, {"==", Tok::EqEq}, {"!=", Tok::Ne}, {"&&", Tok::AndAnd}, {"||", Tok::OrOr},
+    {"{", Tok::LBrace}, {"}", Tok::RBrace}, {"(", Tok::LParen}, {")", Tok::RParen},
+    {"[", Tok::LBracket}, {"]", Tok::RBracket}, {",", Tok::Comma}, {";", Tok::Semi},
+    {".", Tok::Dot}, {"?", Tok::Question}, {":", Tok::Colon}, {"=", Tok::Assign},
+    {"+", Tok::Plus}, {"-", Tok::Minus}, {"*", Tok::Star}, {"/", Tok::Slash},
+    {"%", Tok::Percent}, {"&", Tok::Amp}, {"|", Tok::Pipe}, {"^", Tok::Caret},
+    {"~", Tok::Tilde}, {"!", Tok::Bang}, {"<", Tok::Lt}, {">", Tok::Gt},
+};
+
+struct Keyword {
+  const char* text;
+  Tok kind;
+};
+constexpr Keyword kKeywords[] = {
+    {"if", Tok::KwIf},         {"else", Tok::KwElse},   {"while", Tok::KwWhile},
+    {"unroll", Tok::KwUnroll}, {"return", Tok::KwReturn}, {"break", Tok::KwBreak},
+    {"continue", Tok::KwContinue},
+};
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+const char* tok_name(Tok t) {
+  switch (t) {
+    case Tok::End: return "end of input";
+    case Tok::Invalid: return "invalid token";
+    case Tok::Ident: return "identifier";
+    case Tok::MapName: return "map";
+    case Tok::VarName: return "variable";
+    case Tok::Integer: return "integer";
+    case Tok::String: return "string";
+    case Tok::AttachPoint: return "probe";
+    case Tok::KwIf: return "'if'";
+    case Tok::KwElse: return "'else'";
+    case Tok::KwWhile: return "'while'";
+    case Tok::KwUnroll: return "'unroll'";
+    case Tok::KwReturn: return "'return'";
+    case Tok::KwBreak: return "'break'";
+    case Tok::KwContinue: return "'continue'";
+    default: break;
+  }
+  for (const OpSpelling& op : kOps)
+    if (op.kind == t) {
+      static thread_local std::string quoted;
+      quoted = std::string("'") + op.text + "'";
+      return quoted.c_str();
+    }
+  return "token";
+}
+
+Token Lexer::make(Tok k, uint32_t begin) const {
+  Token t;
+  t.kind = k;
+  t.span = {begin, pos_};
+  return t;
+}
+
+Token Lexer::invalid(uint32_t begin, std::string message) const {
+  Token t = make(Tok::Invalid, begin);
+  t.text = std::move(message);
+  return t;
+}
+
+void Lexer::skip_trivia() {
+  while (pos_ < text_.size()) {
+    char c = text_[pos_];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
+      size_t close = text_.find("*/", pos_ + 2);
+      if (close == std::string::npos) {
+        if (trivia_error_.empty()) {
+          trivia_error_ = "unterminated comment: '/*' has no closing '*/'";
+          trivia_error_span_ = {pos_, pos_ + 2};
+        }
+        pos_ = text_.size();
+      } else {
+        pos_ = static_cast<uint32_t>(close + 2);
+      }
+    } else {
+      break;
+    }
+  }
+}
+
+char Lexer::peek_char() {
+  skip_trivia();
+  return pos_ < text_.size() ? text_[pos_] : 0;
+}
+
+bool Lexer::at_end() {
+  skip_trivia();
+  return pos_ >= text_.size();
+}
+
+Token Lexer::next() {
+  skip_trivia();
+  uint32_t begin = pos_;
+  if (pos_ >= text_.size()) return make(Tok::End, begin);
+  char c = text_[pos_];
+  if (std::isdigit(static_cast<unsigned char>(c))) return number(begin);
+  if (c == '"') return string_literal(begin);
+  if (ident_start(c)) return word(begin);
+  if (c == '@' || c == '$') {
+    ++pos_;
+    while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
+    Token t = make(c == '@' ? Tok::MapName : Tok::VarName, begin);
+    t.text = text_.substr(begin, pos_ - begin);
+    if (c == '$' && t.text.size() == 1) return invalid(begin, "'$' must be followed by a variable name");
+    if (c == '$' && std::isdigit(static_cast<unsigned char>(t.text[1])))
+      return invalid(begin, "positional parameters ($1, $2, ...) are not supported; use a literal value");
+    return t;
+  }
+  for (const OpSpelling& op : kOps) {
+    size_t n = std::strlen(op.text);
+    if (text_.compare(pos_, n, op.text) == 0) {
+      pos_ += n;
+      return make(op.kind, begin);
+    }
+  }
+  ++pos_;
+  std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "\\x" + std::to_string(static_cast<unsigned char>(c));
+  return invalid(begin, "unexpected character '" + shown + "'");
+}
+
+Token Lexer::word(uint32_t begin) {
+  while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
+  std::string w = text_.substr(begin, pos_ - begin);
+  for (const Keyword& k : kKeywords)
+    if (w == k.text) return make(k.kind, begin);
+  Token t = make(Tok::Ident, begin);
+  t.text = std::move(w);
+  return t;
+}
+
+// Decimal or 0x hexadecimal, with '_' separators between digits (bpftrace 0.17 accepts 1_000).
+Token Lexer::number(uint32_t begin) {
+  int base = 10;
+  if (text_[pos_] == '0' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X')) {
+    base = 16;
+    pos_ += 2;
+  }
+  uint64_t value = 0;
+  bool overflow = false, digits = false, bad_sep = false;
+  char prev = 0;
+  while (pos_ < text_.size()) {
+    char c = text_[pos_];
+    int d = base == 16 ? hex_digit(c) : (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : -1);
+    if (c == '_') {
+      if (!digits) bad_sep = true;
+    } else if (d >= 0) {
+      if (value > (UINT64_MAX - d) / base) overflow = true;
+      value = value * base + d;
+      digits = true;
+    } else {
+      break;
+    }
+    prev = c;
+    ++pos_;
+  }
+  if (pos_ < text_.size() && ident_char(text_[pos_])) {
+    while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
+    return invalid(begin, "invalid integer literal '" + text_.substr(begin, pos_ - begin) + "'");
+  }
+  if (!digits) return invalid(begin, "hexadecimal literal needs digits after '0x'");
+  if (bad_sep || prev == '_') return invalid(begin, "'_' may only separate digits of an integer literal");
+  if (overflow) return invalid(begin, "integer literal does not fit in 64 bits");
+  Token t = make(Tok::Integer, begin);
+  t.value = value;
+  return t;
+}
+
+Token Lexer::string_literal(uint32_t begin) {
+  ++pos_;  // opening quote
+  std::string value;
+  while (true) {
+    if (pos_ >= text_.size() || text_[pos_] == '\n')
+      return invalid(begin, "unterminated string literal: missing closing '\"'");
+    char c = text_[pos_++];
+    if (c == '"') break;
+    if (c != '\\') {
+      value += c;
+      continue;
+    }
+    if (pos_ >= text_.size()) return invalid(begin, "unterminated string literal: missing closing '\"'");
+    char e = text_[pos_++];
+    switch (e) {
+      case 'n': value += '\n'; break;
+      case 't': value += '\t'; break;
+      case 'r': value += '\r'; break;
+      case 'a': value += '\a'; break;
+      case 'b': value += '\b'; break;
+      case 'f': value += '\f'; break;
+      case 'v': value += '\v'; break;
+      case 'e': value += '\x1b'; break;
+      case '\\': value += '\\'; break;
+      case '"': value += '"'; break;
+      case '\'': value += '\''; break;
+      case 'x': {
+        int v = 0, n = 0;
+        while (n < 2 && pos_ < text_.size() && hex_digit(text_[pos_]) >= 0) v = v * 16 + hex_digit(text_[pos_++]), ++n;
+        if (n == 0) return invalid(pos_ - 2, "'\\x' escape needs hexadecimal digits");
+        value += static_cast<char>(v);
+        break;
+      }
+      default:
+        if (e >= '0' && e <= '7') {
+          int v = e - '0', n = 1;
+          while (n < 3 && pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '7') v = v * 8 + (text_[pos_++] - '0'), ++n;
+          if (v > 255) return invalid(pos_ - n - 1, "octal escape is larger than \\377");
+          value += static_cast<char>(v);
+        } else {
+          uint32_t at = pos_ - 2;
+          // Skip to the end of the string so the parser resumes after it.
+          while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\n') ++pos_;
+          if (pos_ < text_.size() && text_[pos_] == '"') ++pos_;
+          Token bad = invalid(at, std::string("unknown escape sequence '\\") + e + "' in string");
+          bad.span = {at, at + 2};
+          return bad;
+        }
+    }
+  }
+  Token t = make(Tok::String, begin);
+  t.text = std::move(value);
+  return t;
+}
+
+Token Lexer::attach_point() {
+  skip_trivia();
+  uint32_t begin = pos_;
+  bool in_quotes = false;
+  while (pos_ < text_.size()) {
+    char c = text_[pos_];
+    if (in_quotes) {
+      if (c == '\\' && pos_ + 1 < text_.size()) ++pos_;
+      else if (c == '"') in_quotes = false;
+      else if (c == '\n') break;
+    } else if (c == '"') {
+      in_quotes = true;
+    } else if (std::isspace(static_cast<unsigned char>(c)) || c == ',' || c == '{') {
+      break;
+    } else if (c == '/' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == '/' || text_[pos_ + 1] == '*') &&
+               pos_ > begin && text_[pos_ - 1] != ':') {
+      break;  // a comment right after the spec
+    }
+    ++pos_;
+  }
+  if (in_quotes) return invalid(begin, "unterminated quoted name in probe");
+  Token t = make(Tok::AttachPoint, begin);
+  t.text = text_.substr(begin, pos_ - begin);
+  return t;
+}
+
+}  // namespace rawprobe::lang

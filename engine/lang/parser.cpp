@@ -1,0 +1,529 @@
+#include "engine/lang/parser.h"
+
+#include <optional>
+
+#include "engine/lang/lexer.h"
+
+namespace rawprobe::lang {
+namespace {
+
+// Thrown only inside this file to unwind to the nearest statement or probe boundary; never
+// escapes parse_program.
+struct SyntaxError {};
+
+struct BinaryLevel {
+  Tok tok;
+  Op op;
+  int prec;
+};
+// C precedence, lowest first.
+constexpr BinaryLevel kBinary[] = {
+    {Tok::OrOr, Op::LogOr, 1},   {Tok::AndAnd, Op::LogAnd, 2}, {Tok::Pipe, Op::BitOr, 3},
+    {Tok::Caret, Op::BitXor, 4}, {Tok::Amp, Op::BitAnd, 5},    {Tok::EqEq, Op::Eq, 6},
+    {Tok::Ne, Op::Ne, 6},        {Tok::Lt, Op::Lt, 7},         {Tok::Gt, Op::Gt, 7},
+    {Tok::Le, Op::Le, 7},        {Tok::Ge, Op::Ge, 7},         {Tok::Shl, Op::Shl, 8},
+    {Tok::Shr, Op::Shr, 8},      {Tok::Plus, Op::Add, 9},      {Tok::Minus, Op::Sub, 9},
+    {Tok::Star, Op::Mul, 10},    {Tok::Slash, Op::Div, 10},    {Tok::Percent, Op::Mod, 10},
+};
+
+struct CompoundAssign {
+  Tok tok;
+  Op op;
+};
+constexpr CompoundAssign kCompound[] = {
+    {Tok::PlusAssign, Op::Add},   {Tok::MinusAssign, Op::Sub}, {Tok::StarAssign, Op::Mul},
+    {Tok::SlashAssign, Op::Div},  {Tok::PercentAssign, Op::Mod}, {Tok::AmpAssign, Op::BitAnd},
+    {Tok::PipeAssign, Op::BitOr}, {Tok::CaretAssign, Op::BitXor}, {Tok::ShlAssign, Op::Shl},
+    {Tok::ShrAssign, Op::Shr},
+};
+
+// Integer cast targets: bpftrace 0.17 spells them uint8..int64; u8..s64 are accepted too.
+std::optional<Type> cast_target(const std::string& name) {
+  static const struct { const char* a; const char* b; uint32_t bytes; bool is_signed; } kCasts[] = {
+      {"u8", "uint8", 1, false},  {"u16", "uint16", 2, false}, {"u32", "uint32", 4, false},
+      {"u64", "uint64", 8, false}, {"s8", "int8", 1, true},     {"s16", "int16", 2, true},
+      {"s32", "int32", 4, true},   {"s64", "int64", 8, true},
+  };
+  for (const auto& c : kCasts)
+    if (name == c.a || name == c.b) return Type::integer(c.bytes, c.is_signed);
+  return std::nullopt;
+}
+
+class Parser {
+ public:
+  Parser(const SourceFile& src, Diagnostics& diags) : src_(src), lex_(src), diags_(diags) {}
+
+  Program run() {
+    Program prog;
+    while (!lex_.at_end()) {
+      try {
+        prog.probes.push_back(probe());
+      } catch (const SyntaxError&) {
+        skip_probe();
+      }
+    }
+    if (!lex_.trivia_error().empty()) diags_.error(lex_.trivia_error_span(), lex_.trivia_error());
+    if (prog.probes.empty() && !diags_.has_errors())
+      diags_.error({0, 0}, "no probes: a program needs at least one probe, e.g. BEGIN { printf(\"hi\\n\"); }");
+    return prog;
+  }
+
+ private:
+  // --- tokens ---
+  Token& peek() {
+    if (!cur_) {
+      cur_ = lex_.next();
+      if (cur_->kind == Tok::Invalid) fail(cur_->span, cur_->text);
+    }
+    return *cur_;
+  }
+  Token take() {
+    peek();
+    Token t = std::move(*cur_);
+    cur_.reset();
+    return t;
+  }
+  bool at(Tok k) { return peek().kind == k; }
+  bool accept(Tok k) {
+    if (!at(k)) return false;
+    take();
+    return true;
+  }
+  Token expect(Tok k, const char* context) {
+    if (!at(k)) fail(peek().span, std::string("expected ") + tok_name(k) + " " + context + ", found " + describe(peek()));
+    return take();
+  }
+  std::string describe(const Token& t) {
+    if (t.kind == Tok::End) return "end of input";
+    return "'" + std::string(src_.slice(t.span)) + "'";
+  }
+  [[noreturn]] void fail(Span span, std::string message) {
+    diags_.error(span, std::move(message));
+    throw SyntaxError{};
+  }
+
+  // Nesting guard: every recursive production holds one while it runs.
+  struct Nest {
+    Parser& p;
+    Nest(Parser& parser, Span where) : p(parser) {
+      if (++p.nesting_ > kMaxNesting) {
+        --p.nesting_;
+        p.fail(where, "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels); split the expression or block");
+      }
+    }
+    ~Nest() { --p.nesting_; }
+  };
+
+  ExprPtr node(ExprKind kind, Span span, std::vector<ExprPtr> operands = {}) {
+    ExprPtr e = make_expr(kind, span);
+    for (auto& o : operands) {
+      e->depth = std::max(e->depth, o->depth + 1);
+      e->span = Span::join(e->span, o->span);
+    }
+    e->operands = std::move(operands);
+    if (e->depth > kMaxNesting * 4)
+      fail(span, "expression too deep (more than " + std::to_string(kMaxNesting * 4) + " levels); split it using variables");
+    return e;
+  }
+
+  // --- probes ---
+  ProbeBlock probe() {
+    ProbeBlock block;
+    bool first = true;
+    do {
+      Token ap = lex_.attach_point();
+      if (ap.kind == Tok::Invalid) fail(ap.span, ap.text);
+      if (ap.text.empty()) {
+        Span s{ap.span.begin, ap.span.begin + 1};
+        fail(s, first ? "expected a probe (e.g. 'BEGIN' or 'uprobe:/bin/bash:readline'), found '" +
+                            std::string(src_.slice(s)) + "'"
+                      : "expected a probe after ','");
+      }
+      first = false;
+      ProbeSpec spec;
+      std::string error;
+      if (parse_probe_spec(ap.text, ap.span, spec, error)) {
+        block.specs.push_back(std::move(spec));
+      } else {
+        diags_.error(ap.span, error);  // keep going: the block's body may hold more errors
+      }
+      block.span = block.specs.empty() ? ap.span : Span::join(block.specs.front().span, ap.span);
+    } while (lex_.peek_char() == ',' && (lex_.reset(lex_.offset() + 1), true));
+    if (lex_.peek_char() == '/') {
+      take();  // '/'
+      in_predicate_ = true;
+      block.predicate = expr();
+      in_predicate_ = false;
+      expect(Tok::Slash, "to close the predicate");
+    }
+    block.body = braced_block("to open the probe's body");
+    return block;
+  }
+
+  // Skips to just after the '}' closing the current probe's body.
+  void skip_probe() {
+    in_predicate_ = false;
+    nesting_ = 0;
+    int depth = 0;
+    cur_.reset();
+    while (true) {
+      Token t = lex_.next();
+      if (t.kind == Tok::End) return;
+      if (t.kind == Tok::LBrace) ++depth;
+      if (t.kind == Tok::RBrace && --depth <= 0) return;
+    }
+  }
+
+  // --- statements ---
+  std::vector<StmtPtr> braced_block(const char* context) {
+    Nest n(*this, peek().span);
+    expect(Tok::LBrace, context);
+    std::vector<StmtPtr> out;
+    while (!at(Tok::RBrace)) {
+      if (at(Tok::End)) fail(peek().span, "expected '}' to close the block, found end of input");
+      if (accept(Tok::Semi)) continue;
+      try {
+        bool block_like = false;
+        out.push_back(statement(block_like));
+        if (!block_like && !at(Tok::RBrace))
+          expect(Tok::Semi, "after the statement");
+      } catch (const SyntaxError&) {
+        sync_statement();
+      }
+    }
+    take();
+    return out;
+  }
+
+  // After an error inside a block: skip to after the next ';' or to the block's '}'.
+  void sync_statement() {
+    int depth = 0;
+    while (true) {
+      Tok k;
+      try {
+        k = peek().kind;
+      } catch (const SyntaxError&) {
+        cur_.reset();
+        continue;
+      }
+      if (k == Tok::End) return;
+      if (depth == 0 && k == Tok::RBrace) return;
+      take();
+      if (k == Tok::LBrace) ++depth;
+      if (k == Tok::RBrace) --depth;
+      if (depth == 0 && k == Tok::Semi) return;
+    }
+  }
+
+  StmtPtr stmt(StmtKind kind, Span span) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = kind;
+    s->span = span;
+    return s;
+  }
+
+  StmtPtr statement(bool& block_like) {
+    Token& t = peek();
+    Span start = t.span;
+    switch (t.kind) {
+      case Tok::KwIf: block_like = true; return if_statement();
+      case Tok::KwWhile: {
+        block_like = true;
+        take();
+        auto s = stmt(StmtKind::While, start);
+        expect(Tok::LParen, "after 'while'");
+        s->expr = expr();
+        expect(Tok::RParen, "after the while condition");
+        s->body = braced_block("to open the while body");
+        return s;
+      }
+      case Tok::KwUnroll: {
+        block_like = true;
+        take();
+        auto s = stmt(StmtKind::Unroll, start);
+        expect(Tok::LParen, "after 'unroll'");
+        Token n = expect(Tok::Integer, "as the unroll count");
+        s->count = n.value;
+        Token close = expect(Tok::RParen, "after the unroll count");
+        s->span = Span::join(start, close.span);
+        if (n.value < 1) diags_.error(s->span, "unroll minimum value is 1");
+        if (n.value > 100) diags_.error(s->span, "unroll maximum value is 100");
+        s->body = braced_block("to open the unroll body");
+        return s;
+      }
+      case Tok::KwReturn: take(); return stmt(StmtKind::Return, start);
+      case Tok::KwBreak: take(); return stmt(StmtKind::Break, start);
+      case Tok::KwContinue: take(); return stmt(StmtKind::Continue, start);
+      case Tok::KwElse: fail(start, "'else' without a matching 'if'");
+      default: break;
+    }
+    ExprPtr e = expr();
+    Op compound = Op::None;
+    bool assign = at(Tok::Assign);
+    for (const CompoundAssign& c : kCompound)
+      if (at(c.tok)) assign = true, compound = c.op;
+    if (!assign) {
+      auto s = stmt(StmtKind::Expr, e->span);
+      s->expr = std::move(e);
+      return s;
+    }
+    Token op = take();
+    if (e->kind != ExprKind::Map && e->kind != ExprKind::Variable)
+      fail(op.span, "cannot assign to this expression: the left of '" + std::string(src_.slice(op.span)) +
+                        "' must be a map (@m, @m[k]) or a variable ($x)");
+    auto s = stmt(StmtKind::Assign, e->span);
+    s->op = compound;
+    s->target = std::move(e);
+    s->expr = expr();
+    s->span = Span::join(s->span, s->expr->span);
+    return s;
+  }
+
+  StmtPtr if_statement() {
+    Nest n(*this, peek().span);
+    Token kw = take();
+    auto s = stmt(StmtKind::If, kw.span);
+    expect(Tok::LParen, "after 'if'");
+    s->expr = expr();
+    expect(Tok::RParen, "after the if condition");
+    s->body = braced_block("to open the if body");
+    if (accept(Tok::KwElse)) {
+      s->has_else = true;
+      if (at(Tok::KwIf)) s->else_body.push_back(if_statement());
+      else s->else_body = braced_block("after 'else'");
+    }
+    return s;
+  }
+
+  // --- expressions ---
+  ExprPtr expr() {
+    Nest n(*this, peek().span);
+    ExprPtr cond = binary(1);
+    if (!at(Tok::Question)) return cond;
+    take();
+    ExprPtr then = expr();
+    expect(Tok::Colon, "in the conditional expression (a ? b : c)");
+    ExprPtr otherwise = expr();
+    std::vector<ExprPtr> ops;
+    ops.push_back(std::move(cond));
+    ops.push_back(std::move(then));
+    ops.push_back(std::move(otherwise));
+    Span s = ops[0]->span;
+    return node(ExprKind::Ternary, s, std::move(ops));
+  }
+
+  const BinaryLevel* binary_op() {
+    Tok k = peek().kind;
+    // Inside a predicate, a '/' followed by '{' closes it rather than dividing.
+    if (k == Tok::Slash && in_predicate_ && lex_.peek_char() == '{') return nullptr;
+    for (const BinaryLevel& b : kBinary)
+      if (b.tok == k) return &b;
+    return nullptr;
+  }
+
+  // Precedence climbing; left-associative at every level.
+  ExprPtr binary(int min_prec) {
+    ExprPtr left = unary();
+    while (const BinaryLevel* b = binary_op()) {
+      if (b->prec < min_prec) break;
+      take();
+      ExprPtr right;
+      {
+        Nest n(*this, peek().span);
+        right = binary(b->prec + 1);
+      }
+      std::vector<ExprPtr> ops;
+      ops.push_back(std::move(left));
+      ops.push_back(std::move(right));
+      Span s = ops[0]->span;
+      left = node(ExprKind::Binary, s, std::move(ops));
+      left->op = b->op;
+    }
+    return left;
+  }
+
+  ExprPtr unary() {
+    Token& t = peek();
+    Span start = t.span;
+    Op op = Op::None;
+    switch (t.kind) {
+      case Tok::Minus: op = Op::Neg; break;
+      case Tok::Tilde: op = Op::BitNot; break;
+      case Tok::Bang: op = Op::LogNot; break;
+      case Tok::PlusPlus:
+      case Tok::MinusMinus: {
+        bool inc = t.kind == Tok::PlusPlus;
+        take();
+        Nest n(*this, start);
+        ExprPtr target = unary();
+        check_incdec_target(*target, start);
+        std::vector<ExprPtr> ops;
+        ops.push_back(std::move(target));
+        ExprPtr e = node(ExprKind::IncDec, start, std::move(ops));
+        e->op = inc ? Op::Inc : Op::Dec;
+        return e;
+      }
+      case Tok::Star:
+      case Tok::Amp:
+        fail(start, "pointer dereference and address-of are not supported; read memory with str() or a tracepoint's args");
+      case Tok::LParen: {
+        if (ExprPtr c = try_cast()) return c;
+        return postfix(primary());
+      }
+      default: return postfix(primary());
+    }
+    take();
+    Nest n(*this, start);
+    std::vector<ExprPtr> ops;
+    ops.push_back(unary());
+    ExprPtr e = node(ExprKind::Unary, start, std::move(ops));
+    e->op = op;
+    return e;
+  }
+
+  // `(type) operand`, when the parenthesised word is an integer type; null otherwise (and
+  // nothing consumed).
+  ExprPtr try_cast() {
+    uint32_t mark = lex_.mark();
+    Token open = *cur_;
+    Token name = lex_.next();
+    Token close = lex_.next();
+    std::optional<Type> target;
+    if (name.kind == Tok::Ident && close.kind == Tok::RParen) target = cast_target(name.text);
+    if (!target) {
+      lex_.reset(mark);
+      return nullptr;
+    }
+    cur_.reset();
+    Nest n(*this, open.span);
+    std::vector<ExprPtr> ops;
+    ops.push_back(unary());
+    ExprPtr e = node(ExprKind::Cast, open.span, std::move(ops));
+    e->cast_type = *target;
+    return e;
+  }
+
+  void check_incdec_target(const Expr& e, Span op) {
+    if (e.kind != ExprKind::Map && e.kind != ExprKind::Variable)
+      fail(op, "'" + std::string(src_.slice(op)) + "' needs a map or a variable as its operand");
+  }
+
+  ExprPtr postfix(ExprPtr e) {
+    while (true) {
+      Token& t = peek();
+      if (t.kind == Tok::PlusPlus || t.kind == Tok::MinusMinus) {
+        Token op = take();
+        check_incdec_target(*e, op.span);
+        std::vector<ExprPtr> ops;
+        ops.push_back(std::move(e));
+        Span s = Span::join(ops[0]->span, op.span);
+        e = node(ExprKind::IncDec, s, std::move(ops));
+        e->op = op.kind == Tok::PlusPlus ? Op::Inc : Op::Dec;
+        e->postfix = true;
+      } else if (t.kind == Tok::Dot || t.kind == Tok::Arrow) {
+        bool arrow = t.kind == Tok::Arrow;
+        take();
+        Token field = expect(Tok::Ident, arrow ? "after '->'" : "after '.'");
+        std::vector<ExprPtr> ops;
+        ops.push_back(std::move(e));
+        Span s = Span::join(ops[0]->span, field.span);
+        e = node(ExprKind::Field, s, std::move(ops));
+        e->name = field.text;
+        e->arrow = arrow;
+      } else if (t.kind == Tok::LBracket) {
+        fail(t.span, "only maps can be indexed with [...]");
+      } else {
+        return e;
+      }
+    }
+  }
+
+  // Comma-separated expressions up to `close`.
+  std::vector<ExprPtr> list(Tok close, const char* context) {
+    std::vector<ExprPtr> items;
+    if (accept(close)) return items;
+    do {
+      items.push_back(expr());
+    } while (accept(Tok::Comma));
+    expect(close, context);
+    return items;
+  }
+
+  ExprPtr primary() {
+    Token t = take();
+    switch (t.kind) {
+      case Tok::Integer: {
+        ExprPtr e = node(ExprKind::Integer, t.span);
+        e->int_value = t.value;
+        return e;
+      }
+      case Tok::String: {
+        ExprPtr e = node(ExprKind::String, t.span);
+        e->str = std::move(t.text);
+        return e;
+      }
+      case Tok::VarName: {
+        ExprPtr e = node(ExprKind::Variable, t.span);
+        e->name = std::move(t.text);
+        return e;
+      }
+      case Tok::MapName: {
+        std::vector<ExprPtr> keys;
+        Span span = t.span;
+        if (at(Tok::LBracket)) {
+          take();
+          Nest n(*this, t.span);
+          keys = list(Tok::RBracket, "to close the map key");
+          if (keys.empty()) fail(t.span, "empty map key: write " + t.text + " for a map without keys");
+          span.end = lex_.offset();  // just past the ']'
+        }
+        ExprPtr e = node(ExprKind::Map, span, std::move(keys));
+        e->span = span;
+        e->name = std::move(t.text);
+        return e;
+      }
+      case Tok::Ident: {
+        if (!at(Tok::LParen)) {
+          ExprPtr e = node(ExprKind::Builtin, t.span);
+          e->name = std::move(t.text);
+          return e;
+        }
+        take();
+        Nest n(*this, t.span);
+        std::vector<ExprPtr> args = list(Tok::RParen, "to close the call's arguments");
+        ExprPtr e = node(ExprKind::Call, t.span, std::move(args));
+        e->span = Span::join(t.span, e->span);
+        e->span.end = std::max(e->span.end, lex_.offset());
+        e->name = std::move(t.text);
+        return e;
+      }
+      case Tok::LParen: {
+        Nest n(*this, t.span);
+        std::vector<ExprPtr> items = list(Tok::RParen, "to close '('");
+        if (items.empty()) fail(t.span, "empty parentheses: expected an expression");
+        if (items.size() == 1) return std::move(items[0]);
+        ExprPtr e = node(ExprKind::Tuple, t.span, std::move(items));
+        e->span.end = std::max(e->span.end, lex_.offset());
+        return e;
+      }
+      default:
+        fail(t.span, "expected an expression, found " + describe(t));
+    }
+  }
+
+  const SourceFile& src_;
+  Lexer lex_;
+  Diagnostics& diags_;
+  std::optional<Token> cur_;
+  uint32_t nesting_ = 0;
+  bool in_predicate_ = false;
+};
+
+}  // namespace
+
+Program parse_program(const SourceFile& src, Diagnostics& diags) {
+  Parser p(src, diags);
+  return p.run();
+}
+
+}  // namespace rawprobe::lang

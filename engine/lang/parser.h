@@ -1,0 +1,17 @@
+// Recursive-descent parser for bpftrace's language (0.17 syntax). Errors go to Diagnostics;
+// the parser resynchronises at the next statement or probe so one run reports several.
+// Nesting is capped (kMaxNesting) so no input can exhaust the stack, here or in the passes
+// that walk the tree afterwards.
+#pragma once
+#include "engine/lang/ast.h"
+#include "engine/lang/diagnostics.h"
+#include "engine/lang/source.h"
+
+namespace rawprobe::lang {
+
+// Deepest nesting of parentheses, unary operators, blocks and operator chains accepted.
+constexpr uint32_t kMaxNesting = 200;
+
+Program parse_program(const SourceFile& src, Diagnostics& diags);
+
+}  // namespace rawprobe::lang

@@ -1,0 +1,367 @@
+#include <algorithm>
+
+#include "engine/lang/layout.h"
+#include "engine/lang/semantic_internal.h"
+#include "engine/lang/type_names.h"
+
+namespace rawprobe::lang {
+namespace {
+
+// Whether a value of type `b` may be stored where `a` is (same shape; integer widths and
+// string lengths may differ, as bpftrace allows).
+bool compatible(const Type& a, const Type& b) {
+  if (is_integral(a) && is_integral(b)) return a.kind == b.kind || (a.is_integer() && b.is_integer());
+  if (a.kind != b.kind) return false;
+  if (a.kind == TypeKind::Tuple) {
+    if (a.fields.size() != b.fields.size()) return false;
+    for (size_t i = 0; i < a.fields.size(); ++i)
+      if (!compatible(a.fields[i], b.fields[i])) return false;
+  }
+  return true;
+}
+
+// `a` grown to hold `b` too (the longer string).
+Type merged(const Type& a, const Type& b) {
+  Type t = a;
+  if (a.is_string()) t.size = std::max(a.size, b.size);
+  if (a.kind == TypeKind::Tuple)
+    for (size_t i = 0; i < t.fields.size(); ++i) t.fields[i] = merged(a.fields[i], b.fields[i]);
+  return t;
+}
+
+std::string type_list(const std::vector<Type>& types) {
+  std::string s = "[";
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + type_name(types[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+int ProgramInfo::find_map(const std::string& name) const {
+  for (size_t i = 0; i < maps.size(); ++i)
+    if (maps[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+void Checker::error(Span span, std::string message) {
+  if (final_) diags_.error(span, std::move(message));
+}
+
+void Checker::run_pass(bool final_pass) {
+  final_ = final_pass;
+  info_.printfs.clear();
+  info_.time_formats.clear();
+  info_.builtins_used.clear();
+  info_.max_arg_index = 0;
+  info_.uses_args = false;
+  for (ProbeBlock& p : prog_.probes) {
+    probe_ = &p;
+    vars_.clear();
+    loop_depth_ = 0;
+    if (p.predicate) condition(*p.predicate, "predicate");
+    block(p.body);
+  }
+  probe_ = nullptr;
+  if (!final_pass) return;
+  for (MapInfo& m : info_.maps) {
+    if (m.value.kind == TypeKind::None) error(m.first_use, "Undefined map: " + m.name);
+    if (m.key.empty()) m.key_size = 8;
+  }
+}
+
+// --- statements ------------------------------------------------------------------------------
+
+void Checker::block(std::vector<StmtPtr>& body) {
+  for (StmtPtr& s : body) statement(*s);
+}
+
+void Checker::condition(Expr& e, const char* what) {
+  check(e, Use::Value);
+  if (e.type.kind != TypeKind::None && !is_integral(e.type))
+    error(e.span, std::string("Invalid type for ") + what + ": " + type_name(e.type) +
+                      " (compare it, e.g. comm == \"bash\")");
+}
+
+void Checker::statement(Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Expr: check(*s.expr, Use::Statement); break;
+    case StmtKind::Assign: assign(s); break;
+    case StmtKind::If:
+      condition(*s.expr, "if condition");
+      block(s.body);
+      block(s.else_body);
+      break;
+    case StmtKind::While:
+      condition(*s.expr, "while condition");
+      ++loop_depth_;
+      block(s.body);
+      --loop_depth_;
+      break;
+    case StmtKind::Unroll: block(s.body); break;
+    case StmtKind::Return: break;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (loop_depth_ == 0)
+        error(s.span, std::string(s.kind == StmtKind::Break ? "break" : "continue") + " used outside of a while loop");
+      break;
+  }
+}
+
+void Checker::assign(Stmt& s) {
+  if (s.target->kind == ExprKind::Variable) assign_variable(s);
+  else assign_map(s);
+}
+
+void Checker::assign_variable(Stmt& s) {
+  Expr& var = *s.target;
+  auto it = vars_.find(var.name);
+  if (s.op != Op::None) {
+    // $x op= v is $x = $x op v: $x must already hold an integer.
+    check(*s.expr, Use::Value);
+    if (it == vars_.end()) {
+      error(var.span, "Undefined or undeclared variable: " + var.name);
+      return;
+    }
+    var.type = it->second;
+    if (!is_integral(it->second) || !is_integral(s.expr->type))
+      error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs integers (" +
+                        type_name(it->second) + " and " + type_name(s.expr->type) + " given)");
+    return;
+  }
+  check(*s.expr, Use::Value);
+  const Type& value = s.expr->type;
+  if (value.kind == TypeKind::None) return;  // already reported
+  if (it == vars_.end()) {
+    vars_[var.name] = value;
+    var.type = value;
+    return;
+  }
+  if (!compatible(it->second, value)) {
+    error(var.span, "Type mismatch for " + var.name + ": trying to assign value of type '" + type_name(value) +
+                        "' when variable already contains a value of type '" + type_name(it->second) + "'");
+    return;
+  }
+  it->second = merged(it->second, value);
+  var.type = it->second;
+}
+
+void Checker::assign_map(Stmt& s) {
+  Expr& target = *s.target;
+  MapInfo* info = map_for(target, true);
+  if (s.op != Op::None) {
+    check(*s.expr, Use::Value);
+    if (!info) return;
+    if (!is_integral(s.expr->type)) {
+      error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs an integer value (" +
+                        type_name(s.expr->type) + " given)");
+      return;
+    }
+    merge_map_value(target, *info, Type::integer(8, s.expr->type.is_signed));
+    target.type = info->value;
+    return;
+  }
+  check(*s.expr, Use::MapValue);
+  if (!info || s.expr->type.kind == TypeKind::None) return;
+  merge_map_value(target, *info, s.expr->type);
+  target.type = info->value;
+}
+
+// --- maps ------------------------------------------------------------------------------------
+
+MapInfo* Checker::map_for(Expr& m, bool defining) {
+  (void)defining;
+  int id = info_.find_map(m.name);
+  if (id < 0) {
+    MapInfo fresh;
+    fresh.name = m.name;
+    fresh.first_use = m.span;
+    info_.maps.push_back(std::move(fresh));
+    id = static_cast<int>(info_.maps.size() - 1);
+    key_known_.push_back(false);
+  }
+  m.map_id = id;
+  check_map_keys(m, info_.maps[id]);
+  return &info_.maps[id];
+}
+
+void Checker::check_map_keys(Expr& m, MapInfo& info) {
+  std::vector<Type> key;
+  for (ExprPtr& k : m.operands) {
+    check(*k, Use::Value);
+    if (k->type.kind == TypeKind::None) return;
+    if (k->type.kind == TypeKind::Count || k->type.kind == TypeKind::Sum || k->type.kind == TypeKind::Hist ||
+        k->type.kind == TypeKind::LHist || k->type.kind == TypeKind::Stats || k->type.kind == TypeKind::Avg) {
+      error(k->span, "a map key cannot be a " + type_name(k->type) + " value");
+      return;
+    }
+    key.push_back(widen_integer(k->type));
+  }
+  size_t id = static_cast<size_t>(m.map_id);
+  if (!key_known_[id]) {
+    key_known_[id] = true;
+    info.key = key;
+  } else {
+    bool ok = key.size() == info.key.size();
+    for (size_t i = 0; ok && i < key.size(); ++i) ok = compatible(info.key[i], key[i]);
+    if (!ok) {
+      error(m.span, "Argument mismatch for " + m.name + ": trying to access with arguments: " + type_list(key) +
+                        " when map expects arguments: " + type_list(info.key));
+      return;
+    }
+    for (size_t i = 0; i < key.size(); ++i) info.key[i] = merged(info.key[i], key[i]);
+  }
+  Layout l = packed_layout(info.key);
+  info.key_offsets = l.offsets;
+  info.key_size = info.key.empty() ? 8 : l.size;
+}
+
+void Checker::merge_map_value(Expr& target, MapInfo& info, const Type& value) {
+  Type stored = widen_integer(value);
+  if (info.value.kind == TypeKind::None) {
+    info.value = stored;
+    return;
+  }
+  if (!compatible(info.value, stored)) {
+    error(target.span, "Type mismatch for " + info.name + ": trying to assign value of type '" + type_name(stored) +
+                           "' when map already contains a value of type '" + type_name(info.value) + "'");
+    return;
+  }
+  info.value = merged(info.value, stored);
+}
+
+// --- expressions -----------------------------------------------------------------------------
+
+void Checker::check(Expr& e, Use use) {
+  switch (e.kind) {
+    case ExprKind::Integer:
+      // bpftrace types literals int64; ones past INT64_MAX only fit unsigned.
+      e.type = Type::integer(8, e.int_value <= static_cast<uint64_t>(INT64_MAX));
+      break;
+    case ExprKind::String: e.type = Type::string(static_cast<uint32_t>(e.str.size() + 1)); break;
+    case ExprKind::Builtin: builtin(e); break;
+    case ExprKind::Variable: variable(e); break;
+    case ExprKind::Map: {
+      MapInfo* info = map_for(e, false);
+      e.type = info->value;
+      if (info->value.kind == TypeKind::None) error(e.span, "Undefined map: " + e.name);
+      break;
+    }
+    case ExprKind::Call: call(e, use); return;
+    case ExprKind::Unary: unary(e); break;
+    case ExprKind::Binary: binary(e); break;
+    case ExprKind::Ternary: ternary(e); break;
+    case ExprKind::IncDec: incdec(e); break;
+    case ExprKind::Cast: cast(e); break;
+    case ExprKind::Field: field(e); break;
+    case ExprKind::Tuple: tuple(e); break;
+  }
+}
+
+void Checker::variable(Expr& e) {
+  auto it = vars_.find(e.name);
+  if (it == vars_.end()) {
+    error(e.span, "Undefined or undeclared variable: " + e.name);
+    return;
+  }
+  e.type = it->second;
+}
+
+void Checker::unary(Expr& e) {
+  Expr& x = *e.operands[0];
+  check(x, Use::Value);
+  if (x.type.kind == TypeKind::None) return;
+  if (!is_integral(x.type)) {
+    error(e.span, std::string("The ") + op_spelling(e.op) + " operator can not be used on expressions of type '" +
+                      type_name(x.type) + "'");
+    return;
+  }
+  // bpftrace 0.17: -x and ~x are 64-bit with x's sign; !x is unsigned of x's width.
+  if (e.op == Op::LogNot) e.type = Type::integer(x.type.size, false);
+  else e.type = Type::integer(8, x.type.is_signed);
+}
+
+void Checker::binary(Expr& e) {
+  Expr& l = *e.operands[0];
+  Expr& r = *e.operands[1];
+  check(l, Use::Value);
+  check(r, Use::Value);
+  if (l.type.kind == TypeKind::None || r.type.kind == TypeKind::None) return;
+  if (l.type.is_string() && r.type.is_string() && (e.op == Op::Eq || e.op == Op::Ne)) {
+    e.type = Type::integer(8, false);
+    return;
+  }
+  if (!is_integral(l.type) || !is_integral(r.type)) {
+    error(e.span, std::string("Type mismatch for '") + op_spelling(e.op) + "': comparing '" + type_name(l.type) +
+                      "' with '" + type_name(r.type) + "'");
+    return;
+  }
+  // bpftrace 0.17: 64-bit arithmetic, signed only when both sides are.
+  e.type = Type::integer(8, l.type.is_signed && r.type.is_signed);
+}
+
+void Checker::ternary(Expr& e) {
+  condition(*e.operands[0], "condition");
+  Expr& a = *e.operands[1];
+  Expr& b = *e.operands[2];
+  check(a, Use::Value);
+  check(b, Use::Value);
+  if (a.type.kind == TypeKind::None || b.type.kind == TypeKind::None) return;
+  if (is_integral(a.type) && is_integral(b.type)) {
+    e.type = Type::integer(8, a.type.is_signed);  // bpftrace 0.17 takes the first branch's sign
+  } else if (compatible(a.type, b.type)) {
+    e.type = merged(a.type, b.type);
+  } else {
+    error(e.span, "Ternary operator must return the same type: have '" + type_name(a.type) + "' and '" +
+                      type_name(b.type) + "'");
+  }
+}
+
+void Checker::incdec(Expr& e) {
+  Expr& target = *e.operands[0];
+  if (target.kind == ExprKind::Variable) {
+    variable(target);
+  } else {
+    MapInfo* info = map_for(target, true);
+    // @m++ on a map never assigned defines it as an integer map, as in bpftrace.
+    if (info->value.kind == TypeKind::None) info->value = Type::integer(8, true);
+    target.type = info->value;
+  }
+  if (target.type.kind == TypeKind::None) return;
+  if (!is_integral(target.type)) {
+    error(e.span, std::string("The ") + op_spelling(e.op) + " operator can not be used on expressions of type '" +
+                      type_name(target.type) + "'");
+    return;
+  }
+  e.type = Type::integer(8, target.type.is_signed);
+}
+
+void Checker::cast(Expr& e) {
+  Expr& x = *e.operands[0];
+  check(x, Use::Value);
+  if (x.type.kind == TypeKind::None) return;
+  if (!is_integral(x.type)) {
+    error(e.span, "Cannot cast from '" + type_name(x.type) + "' to '" + type_name(e.cast_type) + "'");
+    return;
+  }
+  e.type = e.cast_type;
+}
+
+void Checker::tuple(Expr& e) {
+  Type t{TypeKind::Tuple, 0, false, {}};
+  for (ExprPtr& x : e.operands) {
+    check(*x, Use::Value);
+    if (x->type.kind == TypeKind::None) return;
+    t.fields.push_back(x->type);
+  }
+  t.size = c_struct_layout(t.fields).size;
+  e.type = t;
+}
+
+ProgramInfo analyse(Program& prog, const SemanticOptions& options, Diagnostics& diags) {
+  Checker c(prog, options, diags);
+  c.run_pass(false);
+  c.run_pass(true);
+  return c.take_info();
+}
+
+}  // namespace rawprobe::lang

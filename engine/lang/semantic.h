@@ -1,0 +1,22 @@
+// The semantic pass: resolves builtins, types every expression, checks maps, variables,
+// printf formats and probe-specific builtins (retval, argN, args), and builds ProgramInfo.
+// Errors read like bpftrace 0.17's ("Undefined or undeclared variable: $x", "Type mismatch
+// for @m: ...") so bpftrace users recognise them.
+#pragma once
+#include "engine/lang/diagnostics.h"
+#include "engine/lang/program_info.h"
+#include "engine/lang/tracepoint_format.h"
+
+namespace rawprobe::lang {
+
+struct SemanticOptions {
+  // Where `args->field` gets tracepoint layouts; null: any use of args is an error.
+  TracepointCatalog* tracepoints = nullptr;
+  // Bytes a str() result occupies (bpftrace's BPFTRACE_STRLEN, default 64).
+  uint32_t strlen = 64;
+};
+
+// Types `prog` in place and returns the summary. Errors go to `diags`.
+ProgramInfo analyse(Program& prog, const SemanticOptions& options, Diagnostics& diags);
+
+}  // namespace rawprobe::lang

@@ -1,0 +1,177 @@
+// Builtin variables (pid, comm, retval, argN, ...) and tracepoint fields (args->NAME).
+#include <algorithm>
+
+#include "engine/lang/semantic_internal.h"
+#include "engine/lang/suggest.h"
+#include "engine/lang/type_names.h"
+
+namespace rawprobe::lang {
+namespace {
+
+struct BuiltinDef {
+  const char* name;
+  BuiltinId id;
+};
+constexpr BuiltinDef kBuiltins[] = {
+    {"pid", BuiltinId::Pid},         {"tid", BuiltinId::Tid},       {"uid", BuiltinId::Uid},
+    {"gid", BuiltinId::Gid},         {"nsecs", BuiltinId::Nsecs},   {"elapsed", BuiltinId::Elapsed},
+    {"cpu", BuiltinId::Cpu},         {"comm", BuiltinId::Comm},     {"retval", BuiltinId::Retval},
+    {"args", BuiltinId::Args},       {"func", BuiltinId::Func},     {"probe", BuiltinId::Probe},
+    {"curtask", BuiltinId::Curtask}, {"rand", BuiltinId::Rand},     {"cgroup", BuiltinId::Cgroup},
+};
+
+bool is_ret(ProbeKind k) { return probe_kind_is_return(k); }
+bool has_args_regs(ProbeKind k) { return k == ProbeKind::Uprobe || k == ProbeKind::Kprobe || k == ProbeKind::Usdt; }
+bool is_tracepoint(ProbeKind k) { return k == ProbeKind::Tracepoint; }
+bool has_func(ProbeKind k) {
+  return k == ProbeKind::Uprobe || k == ProbeKind::Uretprobe || k == ProbeKind::Usdt || k == ProbeKind::Kprobe ||
+         k == ProbeKind::Kretprobe;
+}
+bool is_kernel(ProbeKind k) { return k == ProbeKind::Kprobe || k == ProbeKind::Kretprobe; }
+
+// argN: N in decimal, no leading zeros.
+bool parse_arg_index(const std::string& name, uint32_t& index) {
+  if (name.size() < 4 || name.compare(0, 3, "arg") != 0 || name.size() > 6) return false;
+  if (name[3] == '0' && name.size() > 4) return false;
+  index = 0;
+  for (size_t i = 3; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+    index = index * 10 + (name[i] - '0');
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Checker::all_specs(bool (*pred)(ProbeKind)) const {
+  if (!probe_ || probe_->specs.empty()) return false;
+  return std::all_of(probe_->specs.begin(), probe_->specs.end(), [&](const ProbeSpec& s) { return pred(s.kind); });
+}
+
+// "uprobe" or "uprobe, tracepoint": the kinds in this block, for messages.
+std::string Checker::probe_kinds_text() const {
+  std::vector<std::string> names;
+  for (const ProbeSpec& s : probe_->specs) {
+    std::string n = probe_kind_name(s.kind);
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "no" : out;
+}
+
+void Checker::note_builtin(BuiltinId id) {
+  if (std::find(info_.builtins_used.begin(), info_.builtins_used.end(), id) == info_.builtins_used.end())
+    info_.builtins_used.push_back(id);
+}
+
+void Checker::builtin(Expr& e) {
+  uint32_t index;
+  if (parse_arg_index(e.name, index)) {
+    e.builtin = BuiltinId::Arg;
+    e.arg_index = index;
+    if (!all_specs(has_args_regs)) {
+      error(e.span, "The " + e.name + " builtin can only be used with 'kprobes', 'uprobes' and 'usdt' probes");
+      return;
+    }
+    note_builtin(BuiltinId::Arg);
+    info_.max_arg_index = std::max(info_.max_arg_index, index);
+    e.type = Type::integer(8, false);
+    return;
+  }
+  for (const BuiltinDef& b : kBuiltins)
+    if (e.name == b.name) e.builtin = b.id;
+  switch (e.builtin) {
+    case BuiltinId::None: {
+      std::vector<std::string> names;
+      for (const BuiltinDef& b : kBuiltins) names.push_back(b.name);
+      names.push_back("arg0");
+      error(e.span, "Unknown identifier: '" + e.name + "'" + did_you_mean(e.name, names));
+      return;
+    }
+    case BuiltinId::Comm: e.type = Type::string(16); break;  // TASK_COMM_LEN
+    case BuiltinId::Retval:
+      if (!all_specs(is_ret)) {
+        std::string hint = all_specs(is_tracepoint) ? " (try to use args->ret instead)" : "";
+        error(e.span, "The retval builtin can only be used with 'kretprobe' and 'uretprobe' probes" + hint);
+        return;
+      }
+      e.type = Type::integer(8, false);
+      break;
+    case BuiltinId::Args:
+      error(e.span, "The args builtin must be followed by a field: args->NAME (or args.NAME)");
+      return;
+    case BuiltinId::Func:
+      if (!all_specs(has_func)) {
+        error(e.span, "The func builtin can not be used with '" + probe_kinds_text() + "' probes");
+        return;
+      }
+      // bpftrace: a user symbol carries the pid to symbolize with (16 bytes); a kernel one not.
+      e.type = all_specs(is_kernel) ? Type{TypeKind::KSym, 8, false, {}} : Type{TypeKind::USym, 16, false, {}};
+      if (!all_specs(is_kernel) && std::any_of(probe_->specs.begin(), probe_->specs.end(), [](const ProbeSpec& s) { return is_kernel(s.kind); })) {
+        error(e.span, "The func builtin can not mix kernel and user probes in one block");
+        return;
+      }
+      break;
+    case BuiltinId::Probe: e.type = Type{TypeKind::Probe, 8, false, {}}; break;
+    default: e.type = Type::integer(8, false); break;  // pid, tid, nsecs, ... are u64 in bpftrace
+  }
+  note_builtin(e.builtin);
+}
+
+void Checker::field(Expr& e) {
+  Expr& base = *e.operands[0];
+  if (base.kind != ExprKind::Builtin || base.name != "args") {
+    check(base, Use::Value);
+    if (base.type.kind != TypeKind::None)
+      error(e.span, "Can not access field '" + e.name + "' on type '" + type_name(base.type) +
+                        "': only tracepoint args have fields");
+    return;
+  }
+  base.builtin = BuiltinId::Args;
+  if (!all_specs(is_tracepoint)) {
+    error(base.span, "The args builtin can only be used with tracepoint probes (" + probe_kinds_text() + " used here)");
+    return;
+  }
+  if (!opts_.tracepoints) {
+    error(base.span, "tracepoint formats are not available, so args->" + e.name + " cannot be typed");
+    return;
+  }
+  note_builtin(BuiltinId::Args);
+  info_.uses_args = true;
+  // Every tracepoint the block attaches to must have the field, at one place with one type:
+  // the block compiles to one program.
+  bool found_any = false;
+  for (const ProbeSpec& spec : probe_->specs) {
+    auto matches = opts_.tracepoints->match(spec.provider, spec.name);
+    if (matches.empty()) {
+      error(spec.span, "tracepoint not found: " + spec.canonical());
+      return;
+    }
+    for (const auto& [cat, name] : matches) {
+      auto fields = opts_.tracepoints->fields(cat, name);
+      if (!fields) {
+        error(spec.span, fields.error().message());
+        return;
+      }
+      auto it = std::find_if(fields->begin(), fields->end(), [&](const TracepointField& f) { return f.name == e.name; });
+      if (it == fields->end()) {
+        std::vector<std::string> names;
+        for (const TracepointField& f : *fields) names.push_back(f.name);
+        error(e.span, "Struct/union of type 'struct _tracepoint_" + cat + "_" + name +
+                          "' does not contain a field named '" + e.name + "'" + did_you_mean(e.name, names));
+        return;
+      }
+      if (found_any && (it->offset != e.field_offset || !(it->type == e.type))) {
+        error(e.span, "args->" + e.name + " differs between the tracepoints of this block (" + cat + ":" + name +
+                          "); split them into separate probe blocks");
+        return;
+      }
+      found_any = true;
+      e.field_offset = it->offset;
+      e.type = it->type;
+    }
+  }
+}
+
+}  // namespace rawprobe::lang

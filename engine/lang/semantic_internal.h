@@ -1,0 +1,79 @@
+// Private to the semantic pass (semantic*.cpp): the checker's state and its parts.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/lang/semantic.h"
+
+namespace rawprobe::lang {
+
+// What the surrounding code does with an expression's value.
+enum class Use : uint8_t {
+  Statement,  // discarded: calls without a value are fine
+  Value,      // read: must produce a value
+  MapValue,   // assigned straight to a map: aggregations (count(), sum(x)...) are fine
+};
+
+class Checker {
+ public:
+  Checker(Program& prog, const SemanticOptions& opts, Diagnostics& diags)
+      : prog_(prog), opts_(opts), diags_(diags) {}
+
+  // One pass over the program. Map types found persist across passes, so a second pass sees
+  // maps assigned later in the text than where they are read.
+  void run_pass(bool final_pass);
+  ProgramInfo take_info() { return std::move(info_); }
+
+ private:
+  // statements
+  void block(std::vector<StmtPtr>& body);
+  void statement(Stmt& s);
+  void assign(Stmt& s);
+  void assign_variable(Stmt& s);
+  void assign_map(Stmt& s);
+  void condition(Expr& e, const char* what);
+
+  // expressions
+  void check(Expr& e, Use use);
+  void unary(Expr& e);
+  void binary(Expr& e);
+  void ternary(Expr& e);
+  void incdec(Expr& e);
+  void cast(Expr& e);
+  void variable(Expr& e);
+  void tuple(Expr& e);
+
+  // maps
+  MapInfo* map_for(Expr& m, bool defining);
+  void check_map_keys(Expr& m, MapInfo& info);
+  void merge_map_value(Expr& target, MapInfo& info, const Type& value);
+
+  // builtins and tracepoint fields (semantic_builtins.cpp)
+  void builtin(Expr& e);
+  void field(Expr& e);
+  bool all_specs(bool (*pred)(ProbeKind)) const;
+  std::string probe_kinds_text() const;
+  void note_builtin(BuiltinId id);
+
+  // calls (semantic_calls.cpp)
+  void call(Expr& e, Use use);
+  void call_printf(Expr& e);
+  void call_map_function(Expr& e, const char* fn, bool keys_allowed);
+  void call_aggregation(Expr& e, TypeKind kind, size_t nargs);
+  bool arg_count(Expr& e, size_t min, size_t max);
+
+  void error(Span span, std::string message);
+
+  Program& prog_;
+  const SemanticOptions& opts_;
+  Diagnostics& diags_;
+  ProgramInfo info_;
+  bool final_ = false;
+  ProbeBlock* probe_ = nullptr;
+  std::map<std::string, Type> vars_;
+  std::vector<bool> key_known_;  // per map: its key shape has been seen
+  int loop_depth_ = 0;
+};
+
+}  // namespace rawprobe::lang

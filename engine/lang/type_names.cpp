@@ -1,0 +1,46 @@
+#include "engine/lang/type_names.h"
+
+namespace rawprobe::lang {
+
+std::string type_name(const Type& t) {
+  switch (t.kind) {
+    case TypeKind::None: return "none";
+    case TypeKind::Integer:
+      return std::string(t.is_signed ? "" : "unsigned ") + "int" + std::to_string(t.size * 8);
+    case TypeKind::String: return "string[" + std::to_string(t.size) + "]";
+    case TypeKind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < t.fields.size(); ++i) s += (i ? "," : "") + type_name(t.fields[i]);
+      return s + ")";
+    }
+    case TypeKind::Count: return "count";
+    case TypeKind::Sum: return "sum";
+    case TypeKind::Min: return "min";
+    case TypeKind::Max: return "max";
+    case TypeKind::Avg: return "avg";
+    case TypeKind::Stats: return "stats";
+    case TypeKind::Hist: return "hist";
+    case TypeKind::LHist: return "lhist";
+    case TypeKind::UStack: return "ustack";
+    case TypeKind::KStack: return "kstack";
+    case TypeKind::USym: return "usym";
+    case TypeKind::KSym: return "ksym";
+    case TypeKind::Buffer: return "buffer[" + std::to_string(t.size) + "]";
+    case TypeKind::Timestamp: return "timestamp";
+    case TypeKind::Probe: return "probe";
+  }
+  return "?";
+}
+
+bool is_integral(const Type& t) {
+  switch (t.kind) {
+    case TypeKind::Integer:
+    case TypeKind::Count:
+    case TypeKind::Sum:
+    case TypeKind::Min:
+    case TypeKind::Max: return true;
+    default: return false;
+  }
+}
+
+}  // namespace rawprobe::lang

@@ -1,0 +1,14 @@
+// Types spelt as bpftrace 0.17 spells them in its messages: "int64", "unsigned int8",
+// "string[16]", "count", ... so our errors read like the ones bpftrace users know.
+#pragma once
+#include <string>
+
+#include "engine/base/types.h"
+
+namespace rawprobe::lang {
+
+std::string type_name(const Type& t);
+// Integer or a per-map aggregation that reads as an integer (count, sum, min, max).
+bool is_integral(const Type& t);
+
+}  // namespace rawprobe::lang
