@@ -1,0 +1,71 @@
+#include "engine/sys/call.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
+#include "engine/sys/decode.h"
+
+namespace rawprobe::sys {
+
+namespace {
+
+TraceSink& sink_storage() {
+  static TraceSink sink;
+  return sink;
+}
+
+// Syscall numbers come from arch/, not from <sys/syscall.h>: a static binary built on one
+// host must not depend on that host's headers (DESIGN.md practice 9).
+long raw_bpf(const BpfCall& c) {
+  return ::syscall(arch::host().nr_bpf, c.cmd, c.attr, c.size);
+}
+
+long raw_perf_event_open(const PerfOpenCall& c) {
+  return ::syscall(arch::host().nr_perf_event_open, c.attr, c.pid, c.cpu, c.group_fd, c.flags);
+}
+
+long raw_ioctl(const IoctlCall& c) { return ::ioctl(c.fd, c.request, c.arg); }
+
+long raw_tracefs_write(const TracefsWrite& c) {
+  int fd = ::open(c.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return -1;
+  long n = ::write(fd, c.line.data(), c.line.size());
+  int saved = errno;
+  ::close(fd);
+  errno = saved;
+  return n;
+}
+
+struct Executor {
+  long operator()(const BpfCall& c) const { return raw_bpf(c); }
+  long operator()(const PerfOpenCall& c) const { return raw_perf_event_open(c); }
+  long operator()(const IoctlCall& c) const { return raw_ioctl(c); }
+  long operator()(const TracefsWrite& c) const { return raw_tracefs_write(c); }
+};
+
+}  // namespace
+
+Outcome invoke(const Call& call) {
+  errno = 0;
+  long ret = std::visit(Executor{}, call);
+  Outcome out{ret, ret < 0 ? errno : 0};
+  if (ret < 0 && out.err == 0) out.err = EIO;  // never report a failure without a cause
+  if (const TraceSink& sink = sink_storage()) sink(describe_call(call, out));
+  errno = out.err;
+  return out;
+}
+
+void set_trace_sink(TraceSink sink) { sink_storage() = std::move(sink); }
+
+void trace_to_stderr() {
+  set_trace_sink([](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+}
+
+bool tracing() { return static_cast<bool>(sink_storage()); }
+
+}  // namespace rawprobe::sys

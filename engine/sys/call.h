@@ -1,0 +1,68 @@
+// The one choke point (DESIGN.md practice 9). Every bpf(), perf_event_open(), ioctl() and
+// tracefs write rawprobe makes is described as a Call and executed by invoke(), which is the
+// only code that issues those syscalls. Because the description IS the call (the attr
+// pointer handed to the kernel), --trace-syscalls decodes exactly what the kernel saw.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <variant>
+
+struct perf_event_attr;
+
+namespace rawprobe::sys {
+
+// bpf(cmd, attr, size)
+struct BpfCall {
+  int cmd;
+  void* attr;  // union bpf_attr, zeroed, filled up to `size`
+  uint32_t size;
+};
+
+// perf_event_open(attr, pid, cpu, group_fd, flags)
+struct PerfOpenCall {
+  perf_event_attr* attr;
+  pid_t pid;
+  int cpu;
+  int group_fd;
+  unsigned long flags;
+};
+
+// ioctl(fd, request, arg) on a perf event fd
+struct IoctlCall {
+  int fd;
+  unsigned long request;
+  unsigned long arg;
+};
+
+// One whole line appended to a tracefs control file (uprobe_events, kprobe_events): the
+// file is opened O_WRONLY|O_APPEND (never O_TRUNC, which would delete every dynamic event on
+// the system), written in one write(), and closed.
+struct TracefsWrite {
+  std::string path;
+  std::string line;  // including the trailing '\n'
+};
+
+using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite>;
+
+// What a call returned: the syscall's value (an fd, 0, a byte count) or -1 with errno.
+struct Outcome {
+  long ret;
+  int err;  // 0 on success
+  bool ok() const { return ret >= 0; }
+};
+
+// Executes the call and, when tracing is on, reports it decoded.
+Outcome invoke(const Call& call);
+
+// --trace-syscalls: each executed call is passed, decoded as one strace-style line (without
+// newline), to the sink. An empty sink turns tracing off.
+using TraceSink = std::function<void(const std::string& line)>;
+void set_trace_sink(TraceSink sink);
+// The sink --trace-syscalls installs: one line per call on stderr.
+void trace_to_stderr();
+bool tracing();
+
+}  // namespace rawprobe::sys

@@ -1,0 +1,123 @@
+#include "engine/sys/decode.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "engine/base/result.h"
+#include "engine/sys/decode_format.h"
+#include "engine/sys/names.h"
+
+namespace rawprobe::sys {
+
+namespace decode_detail {
+
+FieldList& FieldList::add(std::string_view name, const std::string& value) {
+  if (!text_.empty()) text_ += ", ";
+  text_ += name;
+  text_ += '=';
+  text_ += value;
+  return *this;
+}
+
+FieldList& FieldList::num(std::string_view name, uint64_t value) {
+  return add(name, std::to_string(value));
+}
+
+FieldList& FieldList::snum(std::string_view name, int64_t value) {
+  return add(name, std::to_string(value));
+}
+
+FieldList& FieldList::hex(std::string_view name, uint64_t value) {
+  return add(name, hex_string(value));
+}
+
+FieldList& FieldList::ptr(std::string_view name, uint64_t value) {
+  return add(name, value ? hex_string(value) : "NULL");
+}
+
+FieldList& FieldList::str(std::string_view name, uint64_t value) {
+  return add(name, quote_user_string(value));
+}
+
+std::string hex_string(uint64_t value) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, value);
+  return buf;
+}
+
+std::string quote(std::string_view s, size_t limit) {
+  std::string out = "\"";
+  for (size_t i = 0; i < s.size() && i < limit; ++i) {
+    unsigned char ch = static_cast<unsigned char>(s[i]);
+    switch (ch) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      default:
+        if (ch < 0x20 || ch >= 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+          out += buf;
+        } else {
+          out += static_cast<char>(ch);
+        }
+    }
+  }
+  out += '"';
+  if (s.size() > limit) out += "...";
+  return out;
+}
+
+std::string quote_user_string(uint64_t ptr) {
+  if (ptr == 0) return "NULL";
+  const char* s = reinterpret_cast<const char*>(static_cast<uintptr_t>(ptr));
+  return quote(std::string_view(s, ::strnlen(s, 4097)));
+}
+
+std::string result_text(const Outcome& outcome) {
+  if (outcome.ok()) return "= " + std::to_string(outcome.ret);
+  return "= -1 " + errno_name(outcome.err) + " (" + std::strerror(outcome.err) + ")";
+}
+
+}  // namespace decode_detail
+
+using namespace decode_detail;
+
+namespace {
+
+struct RequestText {
+  std::string operator()(const BpfCall& c) const { return bpf_request(c); }
+  std::string operator()(const PerfOpenCall& c) const { return perf_request(c); }
+  std::string operator()(const IoctlCall& c) const {
+    return "ioctl(" + std::to_string(c.fd) + ", " + perf_ioctl_name(c.request) + ", " +
+           std::to_string(c.arg) + ")";
+  }
+  std::string operator()(const TracefsWrite& c) const {
+    return "write(" + quote(c.path) + ", " + quote(c.line) + ")";
+  }
+};
+
+struct LabelText {
+  std::string operator()(const BpfCall& c) const { return "bpf(" + bpf_cmd_name(c.cmd) + ")"; }
+  std::string operator()(const PerfOpenCall&) const { return "perf_event_open"; }
+  std::string operator()(const IoctlCall& c) const {
+    return "ioctl(" + perf_ioctl_name(c.request) + ")";
+  }
+  std::string operator()(const TracefsWrite& c) const { return "write(" + c.path + ")"; }
+};
+
+}  // namespace
+
+std::string describe_request(const Call& call) { return std::visit(RequestText{}, call); }
+
+std::string describe_call(const Call& call, const Outcome& outcome) {
+  std::string line = describe_request(call) + " " + result_text(outcome);
+  if (const BpfCall* bpf = std::get_if<BpfCall>(&call)) line += bpf_writeback(*bpf, outcome);
+  return line;
+}
+
+std::string call_label(const Call& call) { return std::visit(LabelText{}, call); }
+
+}  // namespace rawprobe::sys

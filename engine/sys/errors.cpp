@@ -1,0 +1,139 @@
+#include "engine/sys/errors.h"
+
+#include <cerrno>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+
+#include "engine/sys/decode.h"
+#include "engine/sys/pmu.h"
+#include "engine/sys/uapi_compat.h"
+
+namespace rawprobe::sys {
+
+namespace {
+
+// The kernel-internal ENOTSUPP (include/linux/errno.h), which leaks to user space from
+// some BPF paths; it is not in <errno.h>.
+constexpr int kKernelEnotsupp = 524;
+
+constexpr const char* kNeedsPrivilege = "needs root or CAP_BPF+CAP_PERFMON";
+
+// Kernel versions a link type needs, for EINVAL from BPF_LINK_CREATE.
+std::string link_hint(const BpfCall& c) {
+  const auto* attr = static_cast<const union bpf_attr*>(c.attr);
+  uint32_t type = attr ? attr->link_create.attach_type : 0;
+  if (type == BPF_PERF_EVENT) return "bpf_link for perf events needs Linux 5.15; fall back to PERF_EVENT_IOC_SET_BPF";
+  if (type == BPF_TRACE_KPROBE_MULTI)
+    return "kprobe_multi links need Linux 5.18 (CONFIG_FPROBE) and a program loaded with expected_attach_type BPF_TRACE_KPROBE_MULTI";
+  if (type == uapi::kTraceUprobeMulti)
+    return "uprobe_multi links need Linux 6.6 and a program loaded with expected_attach_type BPF_TRACE_UPROBE_MULTI";
+  return "this kernel does not support this attach type for this program type";
+}
+
+std::string bpf_hint(const BpfCall& c, int err) {
+  switch (err) {
+    case EPERM: return kNeedsPrivilege;
+    case EACCES:
+      if (c.cmd == BPF_PROG_LOAD) return "the verifier rejected the program; its log says why";
+      return kNeedsPrivilege;
+    case E2BIG:
+      if (c.cmd == BPF_PROG_LOAD)
+        return "the program is too large for this kernel (4096 instructions before 5.2, 1M since)";
+      return "the attr sets a field this (older) kernel does not know";
+    case EINVAL:
+      if (c.cmd == BPF_LINK_CREATE) return link_hint(c);
+      if (c.cmd == BPF_MAP_CREATE)
+        return "map type, flags or sizes not supported by this kernel (ring buffers need 5.8 and a "
+               "power-of-2 multiple of the page size)";
+      if (c.cmd == BPF_PROG_LOAD)
+        return "the kernel rejected the program type, attach type or flags, or the verifier "
+               "rejected the program";
+      return "";
+    case ENOMEM:
+      return "not enough memory for BPF objects: before 5.11 they count against RLIMIT_MEMLOCK "
+             "(ulimit -l), since then against the cgroup's memory limit";
+    case EBADF: return "a file descriptor in the attr is not open or not of the right kind";
+    case ESRCH:
+      if (c.cmd == BPF_LINK_CREATE) return "no such kernel function (kprobe_multi symbol)";
+      return "";
+    case EOPNOTSUPP:
+    case kKernelEnotsupp: return "not supported by this kernel's configuration or for this program type";
+    case EMFILE: return "too many open files: raise the limit with ulimit -n";
+    default: return "";
+  }
+}
+
+// The perf_event_attr settings a kernel could reject, to name them on EINVAL.
+std::string perf_features(const PerfOpenCall& c) {
+  std::string out;
+  auto add = [&out](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
+  const perf_event_attr* a = c.attr;
+  if (const Pmu* pmu = a ? pmu_by_type(a->type) : nullptr) {
+    add("PMU '" + pmu->name + "' (type " + std::to_string(a->type) + ", needs 4.17)");
+    if (pmu->retprobe.extract(a->config)) add("retprobe");
+    if (pmu->ref_ctr_offset.extract(a->config)) add("ref_ctr_offset (needs 4.20)");
+  } else if (a) {
+    add("type " + std::to_string(a->type) + ", config " + std::to_string(a->config));
+  }
+  if (c.pid == -1 && c.cpu == -1) add("pid=-1 with cpu=-1 (not allowed: one must be set)");
+  else if (c.pid != -1) add("pid filter " + std::to_string(c.pid));
+  if (a && a->inherit) add("inherit");
+  if (a && a->freq) add("sample_freq");
+  return out;
+}
+
+std::string perf_hint(const PerfOpenCall& c, int err) {
+  switch (err) {
+    case EPERM:
+    case EACCES: return std::string(kNeedsPrivilege) + " (or a lower kernel.perf_event_paranoid)";
+    case EILSEQ: return "offset is not on an instruction boundary";
+    case ENOENT: return "no such tracepoint, PMU or probed file";
+    case E2BIG: return "perf_event_attr is larger than this kernel knows";
+    case EINVAL: return "the kernel rejected a perf_event_attr setting; in use: " + perf_features(c);
+    case ESRCH: return "no process with pid " + std::to_string(c.pid);
+    case EOPNOTSUPP: return "this PMU does not support the requested mode (e.g. sampling)";
+    case EMFILE: return "too many open files: raise the limit with ulimit -n";
+    default: return "";
+  }
+}
+
+std::string ioctl_hint(const IoctlCall& c, int err) {
+  if (c.request == PERF_EVENT_IOC_SET_BPF) {
+    if (err == EEXIST || err == EBUSY) return "a BPF program is already attached to this perf event";
+    if (err == EINVAL) return "the program type does not match the perf event (kprobe programs for kprobe/uprobe events, tracepoint programs for tracepoints)";
+  }
+  if (err == EBADF) return "not an open perf event fd";
+  return "";
+}
+
+std::string tracefs_hint(const TracefsWrite&, int err) {
+  switch (err) {
+    case ENOENT: return "no such tracefs file or probed binary/function (kernel built without CONFIG_UPROBE_EVENTS/CONFIG_KPROBE_EVENTS?)";
+    case EEXIST: return "an event of this name already exists";
+    case EBUSY: return "the event is still in use (attached by a running tracer)";
+    case EPERM:
+    case EACCES: return "writing tracefs needs root";
+    case EINVAL: return "the kernel rejected the probe definition (see /sys/kernel/tracing/error_log)";
+    case EILSEQ: return "offset is not on an instruction boundary";
+    default: return "";
+  }
+}
+
+struct Hint {
+  int err;
+  std::string operator()(const BpfCall& c) const { return bpf_hint(c, err); }
+  std::string operator()(const PerfOpenCall& c) const { return perf_hint(c, err); }
+  std::string operator()(const IoctlCall& c) const { return ioctl_hint(c, err); }
+  std::string operator()(const TracefsWrite& c) const { return tracefs_hint(c, err); }
+};
+
+}  // namespace
+
+std::string errno_hint(const Call& call, int err) { return std::visit(Hint{err}, call); }
+
+Error call_error(std::string what, const Call& call, const Outcome& outcome, std::string object) {
+  return syscall_error(std::move(what), call_label(call), outcome.err, std::move(object),
+                       errno_hint(call, outcome.err));
+}
+
+}  // namespace rawprobe::sys

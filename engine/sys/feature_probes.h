@@ -1,0 +1,26 @@
+// The individual feature probes behind features.h (internal to engine/sys). Each returns the
+// state and a short detail; none is cached here.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "engine/sys/features.h"
+
+namespace rawprobe::sys {
+
+// Helper ids from the uapi ___BPF_FUNC_MAPPER (5.5: "bpf: Add probe_read_{user, kernel}...").
+inline constexpr int32_t kHelperProbeReadUser = 112;
+inline constexpr int32_t kHelperProbeReadKernel = 113;
+
+FeatureState probe_tracefs();
+FeatureState probe_pmu(const std::string& name);
+FeatureState probe_uprobe_ref_ctr();
+FeatureState probe_ringbuf();
+FeatureState probe_perf_link();
+FeatureState probe_uprobe_multi();
+FeatureState probe_kprobe_multi();
+FeatureState probe_helper(int32_t helper_id);
+FeatureState probe_bounded_loops();
+FeatureState probe_isa(int version);  // 2, 3 or 4
+
+}  // namespace rawprobe::sys

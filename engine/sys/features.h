@@ -1,0 +1,52 @@
+// Kernel feature probes (DESIGN.md practice 6): each asks the running kernel directly (a
+// tiny map, program or link attempt, a PMU file), runs once per process and is cached.
+// Providers pick their ordered fallbacks from these; `rawprobe --info` prints them all with
+// the kernel version each needs.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace rawprobe::sys {
+
+enum class Feature {
+  tracefs,            // tracefs mounted (at /sys/kernel/tracing or under debugfs)
+  uprobe_pmu,         // perf_event_open of uprobes without tracefs
+  kprobe_pmu,         // the same for kprobes
+  uprobe_ref_ctr,     // uprobe PMU's ref_ctr_offset: USDT semaphores maintained by the kernel
+  ringbuf,            // BPF_MAP_TYPE_RINGBUF
+  perf_link,          // BPF_LINK_CREATE with BPF_PERF_EVENT (also: bpf_get_attach_cookie)
+  uprobe_multi,       // BPF_TRACE_UPROBE_MULTI links
+  kprobe_multi,       // BPF_TRACE_KPROBE_MULTI links
+  probe_read_user,    // bpf_probe_read_user helper
+  probe_read_kernel,  // bpf_probe_read_kernel helper
+  bounded_loops,      // back-edges accepted by the verifier
+  isa_v2,             // JLT/JLE/JSLT/JSLE
+  isa_v3,             // JMP32 (and 32-bit ALU compares)
+  isa_v4,             // sign-extending moves/loads, sdiv/smod, bswap, gotol
+};
+
+struct FeatureInfo {
+  Feature feature;
+  std::string_view name;   // as --info prints it
+  std::string_view since;  // first mainline kernel with it
+};
+
+// Every feature, in --info order.
+std::span<const FeatureInfo> all_features();
+const FeatureInfo& feature_info(Feature feature);
+
+struct FeatureState {
+  bool available = false;
+  std::string detail;  // "type 9", "EINVAL from BPF_LINK_CREATE", ...
+};
+
+// Probes on first use (thread-safe), then returns the cached answer.
+const FeatureState& feature_state(Feature feature);
+inline bool has(Feature feature) { return feature_state(feature).available; }
+
+// The text of `rawprobe --info`: kernel release and machine (uname), then one line per
+// feature: name, yes/no with detail, and the kernel version it needs.
+std::string info_report();
+
+}  // namespace rawprobe::sys

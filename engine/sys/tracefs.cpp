@@ -1,0 +1,181 @@
+#include "engine/sys/tracefs.h"
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/sys/call.h"
+#include "engine/sys/errors.h"
+#include "engine/sys/host_root.h"
+
+namespace rawprobe::sys {
+
+namespace {
+
+bool is_dir(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char* control_file(DynamicKind kind) {
+  return kind == DynamicKind::uprobe ? "/uprobe_events" : "/kprobe_events";
+}
+const char* default_group(DynamicKind kind) { return kind == DynamicKind::uprobe ? "uprobes" : "kprobes"; }
+
+Status write_line(const std::string& path, const std::string& line, const char* what,
+                  const std::string& object) {
+  TracefsWrite call{path, line + "\n"};
+  Outcome out = invoke(call);
+  if (!out.ok()) return call_error(what, call, out, object);
+  return {};
+}
+
+Result<std::string> event_file(const std::string& category, const std::string& name, const char* file) {
+  Result<std::string> dir = tracefs_dir();
+  if (!dir) return dir.error();
+  std::string path = *dir + "/events/" + category + "/" + name + "/" + file;
+  std::string text;
+  if (!read_text_file(path, text))
+    return syscall_error("read tracepoint " + std::string(file), "open(" + path + ")", ENOENT,
+                         category + ":" + name,
+                         "no such tracepoint; list them with: rawprobe -l 'tracepoint:*'");
+  return text;
+}
+
+}  // namespace
+
+Result<std::string> tracefs_dir() {
+  static std::mutex lock;
+  static std::map<std::string, Result<std::string>> by_root;
+  std::lock_guard<std::mutex> guard(lock);
+  auto it = by_root.find(host_root());
+  if (it != by_root.end()) return it->second;
+  Result<std::string> found = make_error("find tracefs", host_path("/sys/kernel/tracing"),
+                                         "mount it: mount -t tracefs nodev /sys/kernel/tracing");
+  // /sys/kernel/tracing exists since 4.1; before that tracefs lived inside debugfs.
+  for (const char* candidate : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    std::string dir = host_path(candidate);
+    if (is_dir(dir + "/events")) {
+      found = dir;
+      break;
+    }
+  }
+  return by_root.emplace(host_root(), found).first->second;
+}
+
+Result<uint32_t> tracepoint_id(const std::string& category, const std::string& name) {
+  Result<std::string> text = event_file(category, name, "id");
+  if (!text) return text.error();
+  uint32_t id = 0;
+  std::string_view s = *text;
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), id);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty())
+    return make_error("parse tracepoint id '" + std::string(s) + "'", category + ":" + name);
+  return id;
+}
+
+Result<std::string> tracepoint_format(const std::string& category, const std::string& name) {
+  return event_file(category, name, "format");
+}
+
+std::string next_event_name() {
+  static std::atomic<unsigned> counter{0};
+  return "rawprobe_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+}
+
+pid_t event_owner(const std::string& name) {
+  constexpr std::string_view kPrefix = "rawprobe_";
+  std::string_view s = name;
+  if (s.substr(0, kPrefix.size()) != kPrefix) return -1;
+  s.remove_prefix(kPrefix.size());
+  size_t sep = s.find('_');
+  if (sep == std::string_view::npos || sep == 0 || sep + 1 == s.size()) return -1;
+  pid_t pid = -1;
+  unsigned n = 0;
+  auto r1 = std::from_chars(s.data(), s.data() + sep, pid);
+  auto r2 = std::from_chars(s.data() + sep + 1, s.data() + s.size(), n);
+  if (r1.ec != std::errc() || r1.ptr != s.data() + sep || r2.ec != std::errc() ||
+      r2.ptr != s.data() + s.size() || pid <= 0)
+    return -1;
+  return pid;
+}
+
+Result<DynamicEvent> DynamicEvent::create(DynamicKind kind, bool retprobe, const std::string& probe) {
+  Result<std::string> dir = tracefs_dir();
+  if (!dir) return dir.error();
+  DynamicEvent ev;
+  ev.kind_ = kind;
+  ev.name_ = next_event_name();
+  ev.group_ = default_group(kind);
+  std::string line = std::string(retprobe ? "r:" : "p:") + ev.name_ + " " + probe;
+  if (Status st = write_line(*dir + control_file(kind), line, "define dynamic event", probe); !st)
+    return st.error();
+  ev.live_ = true;
+  return ev;
+}
+
+DynamicEvent::DynamicEvent(DynamicEvent&& other) noexcept
+    : kind_(other.kind_), name_(std::move(other.name_)), group_(std::move(other.group_)), live_(other.live_) {
+  other.live_ = false;
+}
+
+DynamicEvent& DynamicEvent::operator=(DynamicEvent&& other) noexcept {
+  if (this != &other) {
+    (void)remove();
+    kind_ = other.kind_;
+    name_ = std::move(other.name_);
+    group_ = std::move(other.group_);
+    live_ = other.live_;
+    other.live_ = false;
+  }
+  return *this;
+}
+
+DynamicEvent::~DynamicEvent() { (void)remove(); }
+
+Result<uint32_t> DynamicEvent::id() const { return tracepoint_id(group_, name_); }
+
+Status DynamicEvent::remove() {
+  if (!live_) return {};
+  live_ = false;
+  Result<std::string> dir = tracefs_dir();
+  if (!dir) return dir.error();
+  return write_line(*dir + control_file(kind_), "-:" + group_ + "/" + name_, "remove dynamic event", name_);
+}
+
+Result<std::vector<std::string>> remove_stale_events() {
+  Result<std::string> dir = tracefs_dir();
+  if (!dir) return dir.error();
+  std::vector<std::string> removed;
+  for (DynamicKind kind : {DynamicKind::uprobe, DynamicKind::kprobe}) {
+    std::string path = *dir + control_file(kind);
+    std::string text;
+    if (!read_text_file(path, text)) continue;  // kernel without this kind of dynamic event
+    std::istringstream lines(text);
+    std::string line;
+    // Each line: "p:uprobes/rawprobe_123_0 /bin/x:0x0000000000001139"
+    while (std::getline(lines, line)) {
+      size_t colon = line.find(':');
+      size_t space = line.find(' ');
+      if (colon == std::string::npos || space == std::string::npos || space < colon) continue;
+      std::string event = line.substr(colon + 1, space - colon - 1);  // group/name
+      size_t slash = event.find('/');
+      std::string name = slash == std::string::npos ? event : event.substr(slash + 1);
+      pid_t owner = event_owner(name);
+      if (owner <= 0 || owner == ::getpid()) continue;
+      if (is_dir(host_path("/proc/" + std::to_string(owner)))) continue;  // still running
+      if (Status st = write_line(path, "-:" + event, "remove stale dynamic event", event); !st)
+        return st.error();
+      removed.push_back(event);
+    }
+  }
+  return removed;
+}
+
+}  // namespace rawprobe::sys
