@@ -60,16 +60,25 @@ inline std::string emit_constant(const std::string& key, const std::string& c_ex
          c_expression + "));\n";
 }
 
-struct Constants {
+// Line of C that makes the compiler print `KEY <operand>` for a register operand as the
+// compiler itself names it in assembly (what <sys/sdt.h> puts into a USDT note): `modifier`
+// is empty or an operand modifier such as "h" (x86's high byte).
+inline std::string emit_register(const std::string& key, const std::string& variable,
+                                 const std::string& modifier = "") {
+  return "  __asm__ volatile(\".ascii \\\"RAWPROBE " + key + " %" + modifier + "0\\\"\" :: \"r\"(" +
+         variable + "));\n";
+}
+
+struct Emitted {
   std::string error;  // compiler diagnostics when it failed
-  std::map<std::string, long> values;
+  std::map<std::string, std::string> values;
 };
 
-// Compiles `body` (statements built with emit_constant) after `includes` with `compiler`
-// (a command line, without -S/-o/input) and returns the constants it printed.
-inline Constants compile_constants(const std::string& compiler, const std::string& includes,
-                                   const std::string& body) {
-  Constants constants;
+// Compiles `body` (statements built with emit_constant/emit_register) after `includes` with
+// `compiler` (a command line, without -S/-o/input) and returns what each KEY printed.
+inline Emitted compile_and_read(const std::string& compiler, const std::string& includes,
+                                const std::string& body) {
+  Emitted emitted;
   ScratchDir dir;
   std::filesystem::path source = dir.path() / "probe.c";
   std::ofstream(source) << includes << "\nvoid rawprobe_constants(void) {\n" << body << "}\n";
@@ -78,14 +87,31 @@ inline Constants compile_constants(const std::string& compiler, const std::strin
                                        false);
   if (compiled.status != 0) {
     std::ifstream errors(dir.path() / "stderr");
-    constants.error = compiler + " failed:\n" +
-                      std::string(std::istreambuf_iterator<char>(errors), {});
-    return constants;
+    emitted.error = compiler + " failed:\n" +
+                    std::string(std::istreambuf_iterator<char>(errors), {});
+    return emitted;
   }
-  static const std::regex line(R"(RAWPROBE (\S+) \$?#?(-?\d+))");
+  static const std::regex line(R"(RAWPROBE (\S+) ([^"\\]+))");
   for (std::sregex_iterator it(compiled.output.begin(), compiled.output.end(), line), end;
        it != end; ++it)
-    constants.values[(*it)[1]] = std::stol((*it)[2]);
+    emitted.values[(*it)[1]] = (*it)[2];
+  return emitted;
+}
+
+struct Constants {
+  std::string error;
+  std::map<std::string, long> values;
+};
+
+// compile_and_read for emit_constant lines: the printed immediates as numbers.
+inline Constants compile_constants(const std::string& compiler, const std::string& includes,
+                                   const std::string& body) {
+  Emitted emitted = compile_and_read(compiler, includes, body);
+  Constants constants{emitted.error, {}};
+  static const std::regex number(R"([$#]?(-?\d+))");
+  std::smatch match;
+  for (const auto& [key, text] : emitted.values)
+    if (std::regex_match(text, match, number)) constants.values[key] = std::stol(match[1]);
   return constants;
 }
 
