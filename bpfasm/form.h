@@ -25,6 +25,7 @@ struct Form {
   std::optional<int32_t> imm_hi;  // LD_IMM64's high half
   std::string syntax;             // the kernel verifier's (kernel/bpf/disasm.c): printed, parsed
   std::string llvm_syntax;        // LLVM's (llvm-mc, llvm-objdump); parsed; may be empty
+  std::string alias;              // another spelling that is parsed, never printed; may be empty
   bool llvm14 = false;            // LLVM 14's BPF target knows it (the oracle tests use it)
 
   // The instruction's fields satisfy this row (registers r0..r10, fixed values equal).

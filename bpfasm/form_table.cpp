@@ -23,6 +23,7 @@ struct Row {
   Row& llvm(std::string s) { f.llvm_syntax = std::move(s); f.llvm14 = true; return *this; }
   // An LLVM-style spelling we accept though LLVM 14 does not have the instruction.
   Row& llvm_style(std::string s) { f.llvm_syntax = std::move(s); return *this; }
+  Row& alias(std::string s) { f.alias = std::move(s); return *this; }
 };
 
 struct Sym {
@@ -101,9 +102,10 @@ void add_jmp(std::vector<Form>& t) {
                   .llvm_style("gotol {jimm}").f);
   t.push_back(Row(op::JMP | op::CALL).dst(0).src(0).off(0).text("call {helper}")
                   .llvm("call {imm}").f);
-  // bpf-to-bpf call: imm is the callee's offset; LLVM writes `call name` for it.
+  // bpf-to-bpf call: imm is the callee's offset. `call name` names a label (a number there
+  // is a helper id, matched by the row above first).
   t.push_back(Row(op::JMP | op::CALL).dst(0).src(op::PSEUDO_CALL).off(0).text("call pc{jimm}")
-                  .llvm_style("call {jimm}").f);
+                  .alias("call {jimm}").f);
   // kfunc: imm is the BTF id, off the index of the module BTF fd in fd_array (0: vmlinux).
   // disasm.c prints "kernel-function" when it has no BTF to name the function.
   t.push_back(Row(op::JMP | op::CALL).dst(0).src(op::PSEUDO_KFUNC_CALL).off(0)

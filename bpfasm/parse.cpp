@@ -115,7 +115,7 @@ LineResult match_line(const MatchInput& in) {
   std::vector<std::string> expected;
   bool any = false;
   for (const Form& form : forms()) {
-    for (const std::string* tmpl : {&form.syntax, &form.llvm_syntax}) {
+    for (const std::string* tmpl : {&form.syntax, &form.llvm_syntax, &form.alias}) {
       if (tmpl->empty()) continue;
       MatchFailure why;
       if (auto m = match(form, *tmpl, in, &why)) return LineResult{m, 0, {}};
