@@ -1,0 +1,17 @@
+// BEGIN and END, as bpftrace runs them: a uprobe on an exported, never-inlined function in
+// rawprobe's own executable (/proc/self/exe), filtered to rawprobe's own pid. The runtime
+// calls trigger_begin() once every probe is attached and trigger_end() when the run ends;
+// the kernel runs the block's program on that call, in rawprobe's context, before the call
+// returns, so BEGIN's output precedes every other event and END's follows every other.
+#pragma once
+
+namespace rawprobe::probes {
+
+// The functions the BEGIN and END uprobes sit on. They do nothing; only being called counts.
+extern "C" void rawprobe_trigger_begin();
+extern "C" void rawprobe_trigger_end();
+
+inline void trigger_begin() { rawprobe_trigger_begin(); }
+inline void trigger_end() { rawprobe_trigger_end(); }
+
+}  // namespace rawprobe::probes

@@ -1,0 +1,192 @@
+// The probe providers (DESIGN.md practice 5): one file per provider, each behind the same
+// small interface:
+//
+//   parse    engine/lang/probe_spec.h turns the text into a lang::ProbeSpec
+//   resolve  expand(): the spec becomes concrete AttachPoints (wildcards, library names,
+//            -p PID, symbol -> file offset, USDT note -> arguments, tracepoint -> fields)
+//   attach   attach(): ONE loaded program per probe block goes on every point of the block;
+//            the bpf cookie of point i is i, so the program tells the points apart with
+//            bpf_get_attach_cookie() (for `probe`, `func` and per-location USDT arguments)
+//   list     list(): the `-l` lines of this provider that match a pattern
+//
+// An Attachment is an RAII handle: destroying it detaches every link and perf event of the
+// block and removes the tracefs events it created, on every path.
+//
+// Who calls what:
+//   the semantic pass / codegen   expand() per spec of a block, concatenating the points
+//                                  (the block's point i = cookie i), program_type(),
+//                                  load_plan() before loading the block's program
+//   the runtime                    attach() per block, keeps the handles, drops them at exit;
+//                                  trigger_begin()/trigger_end() (begin_end.h) around the run
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "arch/arch.h"
+#include "elf/usdt_args.h"
+#include "engine/base/result.h"
+#include "engine/lang/probe_spec.h"
+#include "engine/lang/tracepoint_format.h"
+
+namespace rawprobe::probes {
+
+using lang::ProbeKind;
+
+// The BPF program type a probe kind runs as (the kernel's BPF_PROG_TYPE_*).
+enum class ProgramType {
+  Kprobe,      // BPF_PROG_TYPE_KPROBE: uprobe, uretprobe, usdt, kprobe, kretprobe, BEGIN, END;
+               // the context is struct pt_regs
+  Tracepoint,  // BPF_PROG_TYPE_TRACEPOINT: the context is the tracefs record (args->field)
+  PerfEvent,   // BPF_PROG_TYPE_PERF_EVENT: interval, profile, software, hardware; the context
+               // is struct bpf_perf_event_data, whose first member is pt_regs
+};
+ProgramType program_type(ProbeKind kind);
+const char* program_type_name(ProgramType type);  // "kprobe", "tracepoint", "perf_event"
+uint32_t bpf_prog_type(ProgramType type);          // BPF_PROG_TYPE_* number
+
+// A USDT argument of one location, with what codegen needs beyond the parsed spec.
+struct UsdtArgument {
+  elf::UsdtArg spec;
+  // SymbolRelative/symbolic Memory: the link-time address of spec.symbol (0 when none). The
+  // runtime address is symbol_address + load bias, where the load bias is the probe's runtime
+  // ip (pt_regs ip at the hit) minus AttachPoint::address.
+  uint64_t symbol_address = 0;
+};
+
+// One concrete, resolved attach point.
+struct AttachPoint {
+  ProbeKind kind = ProbeKind::Begin;
+  std::string name;  // canonical, for the `probe` builtin: "uprobe:/tmp/fun:foo",
+                     // "tracepoint:syscalls:sys_enter_read", "interval:ms:100", "BEGIN"
+  std::string func;  // for the `func` builtin: "foo", "vfs_read"; empty where meaningless
+  bool is_return = false;  // uretprobe, kretprobe
+
+  // The architecture whose registers argN, retval and USDT arguments read: the kernel's
+  // pt_regs layout with the target's register names (arch::for_process).
+  const arch::Table* arch = nullptr;
+
+  // uprobe, uretprobe, usdt, BEGIN/END (a uprobe on rawprobe itself)
+  std::string path;             // the binary or library, absolute
+  uint64_t address = 0;         // link-time virtual address of the instruction
+  uint64_t file_offset = 0;     // what the kernel probes
+  uint64_t ref_ctr_offset = 0;  // usdt: semaphore file offset, 0 for none
+  uint64_t semaphore_address = 0;  // usdt: semaphore link-time address, 0 for none
+  pid_t pid = -1;               // -1: every process; else only this one (-p, -c, BEGIN/END)
+
+  // usdt
+  std::string usdt_provider, usdt_name;
+  std::vector<UsdtArgument> usdt_args;
+
+  // tracepoint
+  std::string category, event;
+  std::vector<lang::TracepointField> fields;
+
+  // kprobe, kretprobe
+  std::string module;       // empty for vmlinux
+  uint64_t offset = 0;      // kprobe:FUNC+OFF
+  uint32_t maxactive = 0;   // kretprobe: 0 = the kernel's default
+
+  // interval, profile, software, hardware: the perf_event_attr fields
+  uint32_t perf_type = 0;    // PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE
+  uint64_t perf_config = 0;  // PERF_COUNT_*
+  uint64_t period = 0;       // sample_period, or sample_freq when `frequency`
+  bool frequency = false;
+  bool every_cpu = false;    // profile/software/hardware: one event per online CPU;
+                             // interval: one event on one CPU
+};
+
+// What resolving needs beyond the spec.
+struct ExpandContext {
+  pid_t pid = -1;       // -p PID or the -c child: filters uprobes/usdt, resolves libraries
+                        // through /proc/PID/maps, and is where USDT semaphores are written
+                        // when the kernel cannot count them (no ref_ctr_offset)
+  bool unsafe = false;  // --unsafe: allow uprobe offsets whose boundary cannot be checked
+  uint32_t maxactive = 0;
+};
+
+// How attach() may reach the kernel (issue 6's --attach-mode).
+enum class AttachMode { Auto, Pmu, Legacy };
+Result<AttachMode> parse_attach_mode(std::string_view text);  // "auto" | "pmu" | "legacy"
+const char* attach_mode_name(AttachMode mode);
+
+struct AttachOptions {
+  AttachMode mode = AttachMode::Auto;
+  // A USDT point with a semaphore on a kernel without ref_ctr_offset: the process whose
+  // /proc/PID/mem gets the semaphore incremented (and decremented when the handle dies).
+  pid_t semaphore_pid = -1;
+};
+
+// How a block's program must be loaded so that attach() can use the path it will choose.
+struct LoadPlan {
+  ProgramType type = ProgramType::Kprobe;
+  // BPF_TRACE_UPROBE_MULTI / BPF_TRACE_KPROBE_MULTI when attach() will use a multi link,
+  // else 0. bpf(BPF_PROG_LOAD) must pass it as expected_attach_type.
+  uint32_t expected_attach_type = 0;
+  // bpf_get_attach_cookie() gives the point's index (perf links 5.15+, multi links). When
+  // false and the block has several points, load one program per point instead and pass
+  // them all to attach(): codegen then knows each program's point statically.
+  bool cookies = false;
+};
+LoadPlan load_plan(std::span<const AttachPoint> block_points, const AttachOptions& options);
+
+// The kernel objects of one probe block; destroying it detaches them all.
+class Attachment {
+ public:
+  virtual ~Attachment() = default;
+  // How many kernel attachments (links/perf events) the handle holds, for "Attaching N
+  // probes..." and tests.
+  virtual size_t count() const = 0;
+  // One line per mechanism used: "uprobe_multi link: 3 offsets in /tmp/fun".
+  virtual std::string describe() const = 0;
+};
+
+// Resolves one spec of a probe block into its points (in a stable order: address order for
+// functions, note order for USDT, name order for tracepoints). An empty match is an error
+// that names what was searched and suggests close names.
+Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec, const ExpandContext& ctx);
+
+// Attaches the block's program(s) to every point. `prog_fds` holds one fd (point i gets
+// cookie i) or, when load_plan().cookies is false, one fd per point. All points of a block
+// share one ProbeKind family (lang's probe lists allow mixing; the caller groups by
+// program_type and loads a program per group).
+Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> block_points,
+                                           std::span<const int> prog_fds,
+                                           const AttachOptions& options);
+
+// One provider. Each lives in its own file; provider_for() finds it.
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                                  const ExpandContext& ctx) const = 0;
+  // Every point has this provider's kind family; prog_fds as in attach() above.
+  virtual Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                                     std::span<const int> prog_fds,
+                                                     const AttachOptions& options) const = 0;
+};
+const Provider& provider_for(ProbeKind kind);
+
+// Used by every provider's attach(): holds a list of owned kernel objects in the order they
+// must be released (last added, first released).
+class AttachmentSet final : public Attachment {
+ public:
+  struct Part {
+    virtual ~Part() = default;
+  };
+  void add(std::unique_ptr<Part> part, size_t kernel_objects, std::string what);
+  size_t count() const override { return count_; }
+  std::string describe() const override;
+  ~AttachmentSet() override;
+
+ private:
+  std::vector<std::unique_ptr<Part>> parts_;
+  std::vector<std::string> lines_;
+  size_t count_ = 0;
+};
+
+}  // namespace rawprobe::probes
