@@ -9,6 +9,8 @@
 # the host parses only the ttyS1 copy. Fields are split on spaces, so NAME gets '_' for any
 # character outside [A-Za-z0-9_.:/+=-] and DETAIL is flattened onto one line.
 #
+# Also vm_config_enabled CONFIG_X and vm_load_module NAME, below.
+#
 # Environment a test can use (set by init):
 #   RAWPROBE          the static rawprobe binary
 #   RAWPROBE_SAMPLES  directory of the statically built samples (may be empty)
@@ -37,4 +39,19 @@ vm_result() {
 # vm_config_enabled CONFIG_FOO: true when the booted kernel's config has it =y or =m.
 vm_config_enabled() {
   grep -qE "^$1=(y|m)$" "$VM_KCONFIG"
+}
+
+# vm_load_module NAME: insmods NAME and the modules it depends on. The test file must declare
+# it in a line "# vm-modules: NAME ..." so that tests/vm/add-modules puts it in the initramfs.
+# Fails, saying why on stderr, when this kernel's package has no such module.
+vm_load_module() {
+  _vm_dir=/lib/modules/$VM_KERNEL
+  _vm_order=$_vm_dir/$(printf '%s' "$1" | tr - _).order
+  if [ ! -f "$_vm_order" ]; then
+    echo "vm_load_module: $1 is not in the initramfs for $VM_KERNEL (declare '# vm-modules: $1'; is it in the kernel package?)" >&2
+    return 1
+  fi
+  for _vm_mod in $(cat "$_vm_order"); do
+    [ -d "/sys/module/$_vm_mod" ] || insmod "$_vm_dir/$_vm_mod.ko" || return 1
+  done
 }
