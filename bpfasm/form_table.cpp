@@ -42,8 +42,17 @@ void add_alu(std::vector<Form>& t) {
     for (const Sym& o : ops) {
       std::string reg = d + " " + o.text + " " + s;
       std::string imm = d + " " + o.text + " {imm}";
-      t.push_back(Row(cls | o.op | op::X).off(0).imm(0).text(reg).llvm(reg).f);
-      t.push_back(Row(cls | o.op | op::K).src(0).off(0).text(imm).llvm(imm).f);
+      Row by_reg = Row(cls | o.op | op::X).off(0).imm(0).text(reg);
+      Row by_imm = Row(cls | o.op | op::K).src(0).off(0).text(imm);
+      if (o.op == op::MOD) {  // LLVM 14 has no BPF_MOD (it expands urem with div and mul)
+        by_reg.llvm_style(reg);
+        by_imm.llvm_style(imm);
+      } else {
+        by_reg.llvm(reg);
+        by_imm.llvm(imm);
+      }
+      t.push_back(by_reg.f);
+      t.push_back(by_imm.f);
     }
     // cpu v4 signed division and modulo: off = 1 (disasm.c bpf_alu_sign_string).
     for (Sym o : {Sym{op::DIV, "s/="}, Sym{op::MOD, "s%="}}) {
