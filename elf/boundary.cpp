@@ -1,0 +1,146 @@
+// Capstone sweep over a function and the instruction-boundary verdict.
+#include "elf/boundary.h"
+
+#include <capstone/capstone.h>
+#include <elf.h>
+
+#include "elf/hex.h"
+#include "elf/segments.h"
+
+namespace rawprobe::elf {
+namespace {
+
+struct Mode {
+  bool capstone = true;
+  cs_arch arch = CS_ARCH_X86;
+  int mode = 0;
+  int fixed_length = 0;  // without Capstone: 4 (loongarch) or 0 = riscv length encoding
+};
+
+Result<Mode> mode_for(const ElfFile& file, const Symbol& function) {
+  int endian = file.little_endian() ? CS_MODE_LITTLE_ENDIAN : CS_MODE_BIG_ENDIAN;
+  switch (file.machine()) {
+    case EM_X86_64: return Mode{true, CS_ARCH_X86, CS_MODE_64, 0};
+    case EM_386: return Mode{true, CS_ARCH_X86, CS_MODE_32, 0};
+    case EM_AARCH64: return Mode{true, CS_ARCH_ARM64, endian, 0};
+    case EM_ARM: {
+      // The symbol's bit 0 says Thumb; EF_ARM_EABI_MASK aside, e_flags carries no ISA mode.
+      int mode = endian | (function.thumb ? CS_MODE_THUMB : CS_MODE_ARM);
+      return Mode{true, CS_ARCH_ARM, mode, 0};
+    }
+    case EM_PPC64: return Mode{true, CS_ARCH_PPC, CS_MODE_64 | endian, 0};
+    case EM_S390: return Mode{true, CS_ARCH_SYSZ, CS_MODE_BIG_ENDIAN, 0};
+    case EM_MIPS:
+      return Mode{true, CS_ARCH_MIPS,
+                  (file.elf_class() == ELFCLASS64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32) | endian, 0};
+    case EM_RISCV: return Mode{false, CS_ARCH_X86, 0, 0};
+    case EM_LOONGARCH: return Mode{false, CS_ARCH_X86, 0, 4};
+    default:
+      return file.error("no disassembler for e_machine " + std::to_string(file.machine()),
+                        "use --unsafe to skip the instruction-boundary check");
+  }
+}
+
+std::string hex_bytes(std::span<const uint8_t> bytes, size_t max) {
+  std::string out;
+  char buf[4];
+  for (size_t i = 0; i < bytes.size() && i < max; ++i) {
+    snprintf(buf, sizeof buf, "%02x", bytes[i]);
+    out += (i ? " " : "") + std::string(buf);
+  }
+  return out;
+}
+
+// riscv (RVC) and loongarch: lengths only, no mnemonics.
+void sweep_by_length(std::span<const uint8_t> code, int fixed, Disassembly& out) {
+  uint64_t at = 0;
+  while (at < code.size()) {
+    uint16_t size = fixed ? fixed : ((code[at] & 3) != 3 ? 2 : 4);
+    if (code.size() - at < size) break;
+    uint64_t word = 0;
+    for (uint16_t i = 0; i < size; ++i) word |= uint64_t(code[at + i]) << (8 * i);
+    out.instructions.push_back({at, size, ".insn " + hex(word)});
+    at += size;
+  }
+  out.decoded_up_to = at;
+}
+
+}  // namespace
+
+Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& function) {
+  auto mode = mode_for(file, function);
+  if (!mode) return mode.error();
+  auto place = code_offset(file, function.address, "function '" + std::string(function.name) + "'");
+  if (!place) return place.error();
+  // Stay inside the segment even when the symbol's size claims more.
+  uint64_t room = place->segment->offset + place->segment->filesz - place->file_offset;
+  auto code = file.bytes_at(place->file_offset, std::min(function.size, room),
+                            "code of '" + std::string(function.name) + "'");
+  if (!code) return code.error();
+
+  Disassembly out;
+  out.function_size = function.size;
+  if (!mode->capstone) {
+    sweep_by_length(*code, mode->fixed_length, out);
+  } else {
+    csh handle;
+    if (cs_open(mode->arch, static_cast<cs_mode>(mode->mode), &handle) != CS_ERR_OK)
+      return file.error("Capstone cannot open a disassembler for this architecture",
+                        "use --unsafe to skip the instruction-boundary check");
+    cs_insn* insn = cs_malloc(handle);
+    const uint8_t* ptr = code->data();
+    size_t left = code->size();
+    uint64_t address = 0;
+    while (left > 0 && cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
+      std::string text = insn->mnemonic;
+      if (insn->op_str[0]) text += std::string(" ") + insn->op_str;
+      out.instructions.push_back({insn->address, insn->size, std::move(text)});
+    }
+    out.decoded_up_to = address;
+    cs_free(insn, 1);
+    cs_close(&handle);
+  }
+  if (out.decoded_up_to < code->size())
+    out.undecodable_bytes = hex_bytes(code->subspan(out.decoded_up_to), 8);
+  return out;
+}
+
+Status check_instruction_boundary(const ElfFile& file, const Symbol& function, uint64_t offset,
+                                  std::string_view display) {
+  std::string name(display);
+  auto at = [&](uint64_t off) { return name + "+" + std::to_string(off); };
+  if (offset == 0) return {};
+  if (function.size == 0)
+    return file.error(at(offset) + ": '" + name + "' has no size in the symbol table, so the "
+                          "instruction boundary cannot be checked",
+                      "use --unsafe to attach anyway");
+  if (offset >= function.size)
+    return file.error(at(offset) + " is past the end of '" + name + "' (" +
+                          std::to_string(function.size) + " bytes)",
+                      "pick an offset below " + std::to_string(function.size));
+  auto dis = disassemble_function(file, function);
+  if (!dis) return dis.error();
+  const Instruction* before = nullptr;
+  for (const Instruction& insn : dis->instructions) {
+    if (insn.offset == offset) return {};
+    if (insn.offset > offset) {
+      // `before` covers the offset: name it and both valid neighbours.
+      return file.error(at(offset) + " is inside '" + before->text + "' (" + at(before->offset) +
+                            ".." + at(insn.offset) + "); valid: +" +
+                            std::to_string(before->offset) + ", +" + std::to_string(insn.offset),
+                        "uprobes must start on an instruction boundary");
+    }
+    before = &insn;
+  }
+  if (offset < dis->decoded_up_to && before)
+    return file.error(at(offset) + " is inside '" + before->text + "' (" + at(before->offset) +
+                          ".." + at(before->offset + before->size) + "); valid: +" +
+                          std::to_string(before->offset),
+                      "uprobes must start on an instruction boundary");
+  return file.error("cannot decode '" + name + "' from " + at(dis->decoded_up_to) + " (bytes " +
+                        dis->undecodable_bytes + "), so " + at(offset) +
+                        " cannot be checked for an instruction boundary",
+                    "if you are sure the offset starts an instruction, use --unsafe");
+}
+
+}  // namespace rawprobe::elf
