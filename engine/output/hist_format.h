@@ -2,6 +2,9 @@
 // same index) and how the buckets print (bpftrace 0.17's labels, counts and @ bars).
 //
 // hist: 65 buckets. 0: values < 0; 1: value 0; k >= 2: values in [2^(k-2), 2^(k-1)).
+//   Deliberate difference: bpftrace 0.17's log2 stops at 2^31 (every value >= 2^31 lands in
+//   [2G, 4G), and its JSON prints that bucket's bounds overflowed as int). rawprobe keeps
+//   all 64 bits; for values below 2^31 the output is identical.
 // lhist(v, min, max, step): (max - min) / step + 2 buckets. 0: v < min;
 //   last: v >= max; k in between: [min + (k-1)*step, min + k*step).
 #pragma once

@@ -132,8 +132,8 @@ std::string printf_type_name(const Type& type) {
     case TypeKind::KSym: return "ksym";
     case TypeKind::Buffer: return "buffer";
     case TypeKind::Timestamp: return "timestamp";
+    default: return "value";  // kinds added later name themselves here
   }
-  return "unknown";
 }
 
 Result<PrintfFormatter> PrintfFormatter::make(std::string_view fmt, std::vector<Type> arg_types) {
