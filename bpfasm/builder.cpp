@@ -38,6 +38,15 @@ Instruction make(uint8_t code, uint8_t dst = 0, uint8_t src = 0, int16_t off = 0
   return Instruction{code, dst, src, off, imm};
 }
 
+Instruction alu_imm(uint8_t cls, Op o, Reg dst, int32_t imm) {
+  AluCode c = alu_code(o);
+  return make(cls | c.op | op::K, dst, 0, c.off, imm);
+}
+Instruction alu_reg(uint8_t cls, Op o, Reg dst, Reg src) {
+  AluCode c = alu_code(o);
+  return make(cls | c.op | op::X, dst, src, c.off);
+}
+
 }  // namespace
 
 Label Builder::new_label(std::string name) {
@@ -73,22 +82,10 @@ void Builder::mov(Reg dst, Reg src) { alu(Op::Mov, dst, src); }
 void Builder::mov32(Reg dst, int32_t imm) { alu32(Op::Mov, dst, imm); }
 void Builder::mov32(Reg dst, Reg src) { alu32(Op::Mov, dst, src); }
 
-void Builder::alu(Op o, Reg dst, int32_t imm) {
-  AluCode c = alu_code(o);
-  emit(make(op::ALU64 | c.op | op::K, dst, 0, c.off, imm));
-}
-void Builder::alu(Op o, Reg dst, Reg src) {
-  AluCode c = alu_code(o);
-  emit(make(op::ALU64 | c.op | op::X, dst, src, c.off));
-}
-void Builder::alu32(Op o, Reg dst, int32_t imm) {
-  AluCode c = alu_code(o);
-  emit(make(op::ALU | c.op | op::K, dst, 0, c.off, imm));
-}
-void Builder::alu32(Op o, Reg dst, Reg src) {
-  AluCode c = alu_code(o);
-  emit(make(op::ALU | c.op | op::X, dst, src, c.off));
-}
+void Builder::alu(Op o, Reg dst, int32_t imm) { emit(alu_imm(op::ALU64, o, dst, imm)); }
+void Builder::alu(Op o, Reg dst, Reg src) { emit(alu_reg(op::ALU64, o, dst, src)); }
+void Builder::alu32(Op o, Reg dst, int32_t imm) { emit(alu_imm(op::ALU, o, dst, imm)); }
+void Builder::alu32(Op o, Reg dst, Reg src) { emit(alu_reg(op::ALU, o, dst, src)); }
 void Builder::neg(Reg dst) { emit(make(op::ALU64 | op::NEG, dst)); }
 void Builder::neg32(Reg dst) { emit(make(op::ALU | op::NEG, dst)); }
 void Builder::movsx(Reg dst, Reg src, int bits) {
