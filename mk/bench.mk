@@ -1,0 +1,26 @@
+# `make bench` (issue 7): rawprobe and bpftrace side by side on the same workloads; the table
+# is printed and written to $(BUILD)/bench.md. Needs root. It never fails because a tracer
+# did: what rawprobe cannot run yet is said in its cells. Knobs (environment):
+#   BENCH_RUNS (default 5) BENCH_WARMUP (1) BENCH_ROWS (all; e.g. startup,listing)
+#   BENCH_CALLS BENCH_WILDCARD BENCH_EVENT_RATE BENCH_EVENT_SECONDS (see tests/bench/README.md)
+# The workloads are samples/bench_*.c, built -O2 (they time themselves with clock_gettime).
+BENCH_SAMPLES := $(patsubst samples/%.c,$(BUILD)/samples/%,$(wildcard samples/bench_*.c))
+BENCH_RUNS    ?= 5
+BENCH_WARMUP  ?= 1
+BENCH_ROWS    ?=
+
+$(BENCH_SAMPLES): $(BUILD)/samples/bench_%: samples/bench_%.c samples/bench_clock.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra -Werror $< -o $@
+
+bench-samples: $(BENCH_SAMPLES)
+
+# The tracer and the seed's samples are built if they can be: a half-written tree must still
+# give a table (its cells then say what is missing), so those builds may fail here.
+bench: bench-samples
+	@tests/install-packages test
+	-@$(MAKE) --no-print-directory -k $(BUILD)/rawprobe $(BUILD)/rawprobe-static $(SAMPLES)
+	tests/bench/run.py --build $(BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
+	  $(if $(BENCH_ROWS),--rows $(BENCH_ROWS))
+
+.PHONY: bench bench-samples

@@ -1,0 +1,37 @@
+// Event stream workload: calls bench_event(i) at a fixed RATE per second for SECONDS
+// seconds, in 1 ms slices (RATE/1000 calls, then sleep to the next millisecond), so the
+// offered rate is the same whichever tracer is consuming. Prints how many events it emitted
+// and how long that took.
+//   usage: bench_events RATE SECONDS
+#include <errno.h>
+#include "bench_clock.h"
+
+__attribute__((noinline)) long bench_event(long i) {
+  __asm__ volatile("" : : "r"(i) : "memory");
+  return i;
+}
+
+static void sleep_until_ns(long long deadline) {
+  struct timespec ts = {deadline / 1000000000LL, deadline % 1000000000LL};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {}
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s RATE SECONDS\n", argv[0]);
+    return 2;
+  }
+  long long rate = bench_count_arg(argv[1], "rate");
+  long long seconds = bench_count_arg(argv[2], "seconds");
+  long long per_slice = rate / 1000 > 0 ? rate / 1000 : 1;
+  long long slices = seconds * 1000;
+  long long emitted = 0;
+  long long start = bench_now_ns();
+  for (long long s = 0; s < slices; s++) {
+    for (long long k = 0; k < per_slice; k++) bench_event((long)emitted++);
+    sleep_until_ns(start + (s + 1) * 1000000LL);
+  }
+  long long elapsed = bench_now_ns() - start;
+  printf("events=%lld seconds=%.3f rate=%.0f\n", emitted, elapsed / 1e9, emitted / (elapsed / 1e9));
+  return 0;
+}

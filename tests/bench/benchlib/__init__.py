@@ -1,0 +1,1 @@
+"""The `make bench` harness: rawprobe and bpftrace side by side on the same workloads."""

@@ -1,0 +1,63 @@
+"""The two ways a row drives a tracer: attach a script and stop it with Ctrl-C once it says
+every probe is attached, or run a workload command under it."""
+import re
+import subprocess
+import time
+
+from .process import Run
+from .scripts import ATTACHING_PATTERN, READY_PATTERN, with_ready
+
+SETTLE = 0.05
+
+
+def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False):
+    """Runs `script` plus the ready marker; once ready, calls `while_attached(run)` (its
+    dict joins the result), then Ctrl-C. Returns {attaching, ready, detach, rss_kb, ...} in
+    seconds / KiB, or the reason the tracer never got ready."""
+    run = Run(tool.script(with_ready(script)), to_file=to_file)
+    try:
+        ready = run.wait_for_line(READY_PATTERN, timeout)
+        if ready is None:
+            status = run.stop(10)
+            return tool.failure_reason(run.output(), status, timed_out=run.proc.poll() is None
+                                       or run.timed_out)
+        attaching = run.wait_for_line(ATTACHING_PATTERN, 0)
+        extra = while_attached(run) if while_attached else {}
+        if isinstance(extra, str):
+            run.stop(30)
+            return extra
+        # A user's Ctrl-C never lands in the microsecond after the first line; this pause
+        # also keeps the stop out of bpftrace's exit-flag race in most runs (Run.stop).
+        time.sleep(SETTLE)
+        stop = time.monotonic()
+        status = run.stop(120)
+        if status != 0:
+            return "after Ctrl-C: " + tool.failure_reason(run.output(), status, run.timed_out)
+        result = {
+            "attaching": attaching if attaching is not None else "no 'Attaching N probes...' line",
+            "ready": ready,
+            "detach": run.end - stop,
+            "rss_kb": run.peak_rss_kb(),
+            "output": run.output(),
+        }
+        result.update(extra)
+        return result
+    finally:
+        run.cleanup()
+
+
+def run_to_exit(argv, timeout):
+    """Runs a tracer command to its end: (Run, exit status). The caller cleans up."""
+    run = Run(argv)
+    return run, run.finish(timeout)
+
+
+def workload(argv, timeout=300):
+    """Runs a sample workload; returns its `key=value` report as floats, or a reason."""
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"workload {argv[0]} timed out"
+    if out.returncode != 0:
+        return f"workload {argv[0]} failed: {out.stderr.strip()[:60]}"
+    return {k: float(v) for k, v in re.findall(r"(\w+)=([-\d.]+)", out.stdout)}

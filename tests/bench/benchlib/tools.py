@@ -1,0 +1,59 @@
+"""The two tracers under test and how each is invoked. Both get the same script text, the
+same workload and the same output redirection; only the binary differs."""
+import os
+import re
+import shutil
+import subprocess
+
+# Lines a tracer prints that say nothing about success: bpftrace 0.17 warns on every start
+# that it could not raise RLIMIT_MEMLOCK (this kernel accounts BPF memory to cgroups instead).
+HARMLESS = [re.compile(r"couldn't set RLIMIT_MEMLOCK")]
+
+
+class Tool:
+    def __init__(self, name, path):
+        self.name = name
+        self.path = path
+
+    def missing(self):
+        """Why this tool cannot run at all, or None."""
+        if not self.path or not os.access(self.path, os.X_OK):
+            return f"no {self.path or self.name}"
+        return None
+
+    def version(self):
+        if self.missing():
+            return "absent"
+        try:
+            out = subprocess.run([self.path, "--version"], capture_output=True, text=True,
+                                 timeout=10)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            return f"unknown ({err})"
+        return (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr) else "unknown"
+
+    def script(self, text, *extra):
+        return [self.path, "-e", text, *extra]
+
+    def with_command(self, text, command):
+        return [self.path, "-e", text, "-c", command]
+
+    def listing(self, pattern):
+        return [self.path, "-l", pattern]
+
+    def failure_reason(self, output, returncode, timed_out=False):
+        """A short, plain reason taken from what the tool printed when it failed."""
+        if timed_out:
+            return "timed out"
+        for line in output.splitlines():
+            text = line.strip()
+            if not text or any(h.search(text) for h in HARMLESS):
+                continue
+            text = re.sub(rf"^({re.escape(self.name)}|ERROR|error)\s*:\s*", "", text)
+            return text[:70]
+        return f"exit status {returncode}, no output"
+
+
+def make_tools(build_dir):
+    rawprobe = Tool("rawprobe", os.path.join(build_dir, "rawprobe"))
+    bpftrace = Tool("bpftrace", shutil.which("bpftrace") or "/usr/bin/bpftrace")
+    return [rawprobe, bpftrace]
