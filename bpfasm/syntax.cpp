@@ -188,7 +188,10 @@ class Matcher {
     auto n = number(false, "number");
     if (!n) return std::nullopt;
     auto v = ranged(*n, INT32_MIN, UINT32_MAX, what);
-    if (!v) return std::nullopt;
+    if (!v) {
+      why_->expected += " (a 64-bit constant needs 'rN = VALUE ll')";
+      return std::nullopt;
+    }
     return static_cast<int32_t>(static_cast<uint32_t>(*v));  // 0xffffffff reads as -1
   }
 
