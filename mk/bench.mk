@@ -2,7 +2,7 @@
 # is printed and written to $(BUILD)/bench.md. Needs root. It never fails because a tracer
 # did: what rawprobe cannot run yet is said in its cells. Knobs (environment):
 #   BENCH_RUNS (default 5) BENCH_WARMUP (1) BENCH_ROWS (all; e.g. startup,listing)
-#   BENCH_CALLS BENCH_WILDCARD BENCH_EVENT_RATE BENCH_EVENT_SECONDS (see tests/bench/README.md)
+#   BENCH_CALLS BENCH_SYSCALLS BENCH_WILDCARD BENCH_EVENT_RATE BENCH_EVENT_SECONDS (see tests/bench/README.md)
 # The workloads are samples/bench_*.c, built -O2 (they time themselves with clock_gettime).
 BENCH_SAMPLES := $(patsubst samples/%.c,$(BUILD)/samples/%,$(wildcard samples/bench_*.c))
 BENCH_RUNS    ?= 5

@@ -20,9 +20,9 @@ class Untraced:
         return None
 
 
-def calls():
-    """How many calls per run: 10^6 (BENCH_CALLS overrides it for quick trials)."""
-    return int(os.environ.get("BENCH_CALLS", "1000000"))
+def calls(variable, default):
+    """How many calls per run: `default`, unless the environment variable says otherwise."""
+    return int(os.environ.get(variable, str(default)))
 
 
 def count_check(n, others_may_add=False):

@@ -1,11 +1,11 @@
 """wildcard attach: attach then detach one uprobe per function of a libc wildcard.
 
-`uprobe:libc:*` itself is out of reach for bpftrace 0.17 here: it attaches one probe at a
-time through tracefs (~80 ms each on this kernel, so ~10 minutes for libc's 7,264), and then
-aborts at the first function the kernel refuses (pthread_spin_lock: error 524). The default
-pattern is libc's xdr* functions: ~170 functions no process calls, all attachable, so the
-row measures attach and detach alone and disturbs nothing else on the machine.
-BENCH_WILDCARD overrides it."""
+`uprobe:libc:*` itself is out of reach for bpftrace 0.17 here: one probe at a time, ~80 ms
+each for attach plus detach on the VM this was written on (mostly detach, and mostly waiting,
+not CPU), and it aborts at the first function the kernel refuses (pthread_spin_lock: error
+524), after about 100 s. The default pattern is libc's xdr* functions: ~170 functions no
+process calls, all attachable, so the row measures attach and detach alone and disturbs
+nothing else on the machine. BENCH_WILDCARD overrides it."""
 import os
 
 from ..model import Measure, faster
