@@ -128,12 +128,16 @@ Status SymbolTable::read_table(const ElfFile& file, const Section& table, uint8_
 // Sorts by (address, name) and merges the entries the tables share.
 void SymbolTable::finish() {
   std::sort(functions_.begin(), functions_.end(), [](const Symbol& a, const Symbol& b) {
-    return a.address != b.address ? a.address < b.address : a.name < b.name;
+    if (a.address != b.address) return a.address < b.address;
+    return a.name != b.name ? a.name < b.name : a.version > b.version;  // versioned first
   });
   std::vector<Symbol> merged;
   merged.reserve(functions_.size());
   for (const Symbol& s : functions_) {
-    if (!merged.empty() && merged.back().address == s.address && merged.back().name == s.name) {
+    // One function seen in both tables: .symtab spells no version for it, .dynsym does. Two
+    // versions of one name at one address (mq_unlink@GLIBC_2.3.4 and @@GLIBC_2.34) stay two.
+    if (!merged.empty() && merged.back().address == s.address && merged.back().name == s.name &&
+        (s.version.empty() || s.version == merged.back().version)) {
       Symbol& m = merged.back();
       m.sources |= s.sources;
       if (m.version.empty()) {

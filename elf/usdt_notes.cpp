@@ -7,58 +7,38 @@
 
 #include "elf/byte_order.h"
 #include "elf/hex.h"
+#include "elf/notes.h"
 
 namespace rawprobe::elf {
 namespace {
 
 constexpr uint32_t kNtStapsdt = 3;
 
-uint64_t align4(uint64_t v) { return (v + 3) & ~uint64_t{3}; }
-
-Error note_error(size_t index, uint64_t offset, const std::string& what) {
-  return make_error("parse USDT note #" + std::to_string(index),
-                    ".note.stapsdt offset " + hex(offset),
-                    what + "; the note section is malformed (was the file truncated or "
-                           "post-processed?)");
-}
-
 }  // namespace
 
 Result<std::vector<UsdtNote>> parse_stapsdt_notes(std::span<const uint8_t> bytes,
                                                   bool little_endian, uint8_t elf_class) {
+  auto raw = split_notes(bytes, little_endian, ".note.stapsdt");
+  if (!raw) {
+    raw.error().what = "parse USDT " + raw.error().what.substr(std::string("parse ").size());
+    return raw.error();
+  }
   std::vector<UsdtNote> notes;
   const size_t addr = elf_class == ELFCLASS64 ? 8 : 4;
-  uint64_t pos = 0;
-  for (size_t index = 0; pos < bytes.size(); ++index) {
-    const uint64_t start = pos;
-    if (bytes.size() - pos < 12)
-      return note_error(index, start, "only " + std::to_string(bytes.size() - pos) +
-                                          " bytes left, less than a 12-byte note header");
-    uint64_t namesz = read_uint(&bytes[pos], 4, little_endian);
-    uint64_t descsz = read_uint(&bytes[pos + 4], 4, little_endian);
-    uint64_t type = read_uint(&bytes[pos + 8], 4, little_endian);
-    pos += 12;
-    // 64-bit arithmetic on 32-bit sizes cannot overflow; compare against what is left.
-    uint64_t left = bytes.size() - pos;
-    if (align4(namesz) > left)
-      return note_error(index, start, "name size " + std::to_string(namesz) +
-                                          " runs past the end of the section");
-    std::string_view owner(reinterpret_cast<const char*>(&bytes[pos]), namesz);
-    pos += align4(namesz);
-    left = bytes.size() - pos;
-    if (descsz > left)
-      return note_error(index, start, "descriptor size " + std::to_string(descsz) +
-                                          " runs past the end of the section");
-    std::span<const uint8_t> desc = bytes.subspan(pos, descsz);
-    pos += std::min<uint64_t>(align4(descsz), left);
-    if (type != kNtStapsdt || owner != std::string_view("stapsdt\0", 8)) continue;
-
+  for (const RawNote& r : *raw) {
+    if (r.type != kNtStapsdt || r.owner != "stapsdt") continue;
+    auto fail = [&](const std::string& why) {
+      return make_error("parse USDT note #" + std::to_string(r.index),
+                        ".note.stapsdt offset " + hex(r.offset),
+                        why + "; the note section is malformed (was the file truncated or "
+                              "post-processed?)");
+    };
+    std::span<const uint8_t> desc = r.desc;
     if (desc.size() < 3 * addr)
-      return note_error(index, start, "descriptor of " + std::to_string(desc.size()) +
-                                          " bytes is too short for three " +
-                                          std::to_string(addr) + "-byte addresses");
+      return fail("descriptor of " + std::to_string(desc.size()) +
+                  " bytes is too short for three " + std::to_string(addr) + "-byte addresses");
     UsdtNote note;
-    note.index = index;
+    note.index = r.index;
     note.pc = read_uint(&desc[0], addr, little_endian);
     note.base = read_uint(&desc[addr], addr, little_endian);
     note.semaphore = read_uint(&desc[2 * addr], addr, little_endian);
@@ -68,13 +48,11 @@ Result<std::vector<UsdtNote>> parse_stapsdt_notes(std::span<const uint8_t> bytes
     for (int f = 0; f < 3; ++f) {
       auto s = cstring_at(desc, at);
       if (!s)
-        return note_error(index, start, std::string(field_names[f]) +
-                                            " string is not NUL-terminated inside the note");
+        return fail(std::string(field_names[f]) + " string is not NUL-terminated inside the note");
       *fields[f] = std::string(*s);
       at += s->size() + 1;
     }
-    if (note.provider.empty() || note.name.empty())
-      return note_error(index, start, "empty provider or probe name");
+    if (note.provider.empty() || note.name.empty()) return fail("empty provider or probe name");
     note.address = note.pc;
     note.semaphore_address = note.semaphore;
     notes.push_back(std::move(note));

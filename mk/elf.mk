@@ -58,3 +58,11 @@ TEST_BUILDS += elf-samples
 # The unit tests read the samples: build them first (and tell the tests where they are).
 unit-elf: elf-samples
 $(BUILD)/obj/tests/unit/elf_%.o: CPPFLAGS += -DRAWPROBE_TEST_BUILD_DIR='"$(BUILD)"'
+
+# A shared library linked at a nonzero base, as prelink leaves them (PT_LOAD p_vaddr != 0 in
+# an ET_DYN), carrying the same USDT probes: "probes inside shared libraries" and the
+# vaddr -> file offset formula for based objects.
+$(ELF_SAMPLES_DIR)/libusdt_based.so: samples/usdt_args.c
+	@mkdir -p $(@D)
+	gcc -O2 -g -shared -fPIC -Wl,-Ttext-segment=0x7000000 $< -o $@
+elf-samples: $(ELF_SAMPLES_DIR)/libusdt_based.so
