@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -75,7 +76,6 @@ struct AttachPoint {
   uint64_t address = 0;         // link-time virtual address of the instruction
   uint64_t file_offset = 0;     // what the kernel probes
   uint64_t ref_ctr_offset = 0;  // usdt: semaphore file offset, 0 for none
-  uint64_t semaphore_address = 0;  // usdt: semaphore link-time address, 0 for none
   pid_t pid = -1;               // -1: every process; else only this one (-p, -c, BEGIN/END)
 
   // usdt
@@ -158,6 +158,34 @@ Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> block_po
                                            std::span<const int> prog_fds,
                                            const AttachOptions& options);
 
+// Where a provider writes its `-l` lines. A line is printed when it matches the listing's
+// whole-line filter; verbose details are printed only after a line that was kept.
+class ListSink {
+ public:
+  ListSink(FILE* out, bool verbose, std::string line_filter)
+      : out_(out), verbose_(verbose), filter_(std::move(line_filter)) {}
+  // Prints `text` (plus newline) if it passes the filter; returns whether it did.
+  bool line(const std::string& text);
+  // A verbose detail line under the last kept line ("    int __syscall_nr").
+  void detail(const std::string& text);
+  bool verbose() const { return verbose_; }
+  size_t lines() const { return lines_; }
+
+ private:
+  FILE* out_;
+  bool verbose_;
+  std::string filter_;  // glob over the whole line; empty = every line
+  size_t lines_ = 0;
+};
+
+// What a provider lists: the pattern's parts after "provider:", e.g. {"syscalls", "*read*"}
+// for "tracepoint:syscalls:*read*"; empty when the pattern named only the provider or none.
+struct ListRequest {
+  std::string provider;             // as to be printed: "uprobe" or "uretprobe", ...
+  std::vector<std::string> parts;
+  pid_t pid = -1;                   // -p: usdt:* and uprobe over the process's objects
+};
+
 // One provider. Each lives in its own file; provider_for() finds it.
 class Provider {
  public:
@@ -168,6 +196,8 @@ class Provider {
   virtual Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
                                                      std::span<const int> prog_fds,
                                                      const AttachOptions& options) const = 0;
+  // The provider's `-l` lines for the request.
+  virtual Status list(const ListRequest& request, ListSink& sink) const = 0;
 };
 const Provider& provider_for(ProbeKind kind);
 

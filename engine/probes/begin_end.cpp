@@ -1,0 +1,94 @@
+// BEGIN/END: a uprobe on rawprobe_trigger_begin/end in this very executable, for this pid
+// only. The file offset is computed from the function's runtime address and the mapping that
+// holds it (/proc/self/maps), so it works in a stripped or static binary too.
+#include "engine/probes/begin_end.h"
+
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+#include "engine/probes/providers.h"
+#include "engine/probes/uprobe_attach.h"
+#include "engine/sys/host_root.h"
+
+// noinline + the empty asm keep a real, separate call the uprobe can sit on; `used` keeps the
+// symbol in a static link.
+extern "C" __attribute__((noinline, used)) void rawprobe_trigger_begin() {
+  asm volatile("" ::: "memory");
+}
+extern "C" __attribute__((noinline, used)) void rawprobe_trigger_end() {
+  asm volatile("" ::: "memory");
+}
+
+namespace rawprobe::probes {
+namespace {
+
+struct Location {
+  std::string path;
+  uint64_t file_offset = 0;
+};
+
+// Our own maps, not host_path's: the trigger lives in this process whatever root tests set.
+Result<Location> locate(void (*function)()) {
+  uint64_t address = reinterpret_cast<uintptr_t>(function);
+  std::string text;
+  if (!sys::read_text_file("/proc/self/maps", text))
+    return make_error("read /proc/self/maps to place BEGIN/END", "/proc/self/maps",
+                      "rawprobe needs /proc mounted");
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    uint64_t start, end, pgoff;
+    int name_at = 0;
+    if (std::sscanf(line.c_str(), "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %n", &start, &end,
+                    &pgoff, &name_at) < 3 || name_at <= 0)
+      continue;
+    if (address < start || address >= end) continue;
+    Location loc{line.substr(name_at), address - start + pgoff};
+    if (loc.path.empty() || loc.path[0] != '/')
+      return make_error("the BEGIN/END trigger is not in a file mapping", loc.path);
+    return loc;
+  }
+  return make_error("the BEGIN/END trigger function is not mapped", "/proc/self/maps");
+}
+
+class BeginEndProvider final : public Provider {
+ public:
+  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                          const ExpandContext&) const override {
+    bool begin = spec.kind == ProbeKind::Begin;
+    Result<Location> loc = locate(begin ? rawprobe_trigger_begin : rawprobe_trigger_end);
+    if (!loc) return loc.error();
+    AttachPoint p;
+    p.kind = spec.kind;
+    p.name = begin ? "BEGIN" : "END";
+    p.arch = &arch::host();
+    p.path = loc->path;
+    p.file_offset = loc->file_offset;
+    p.address = loc->file_offset;
+    p.pid = ::getpid();
+    return std::vector<AttachPoint>{p};
+  }
+
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions& options) const override {
+    return attach_uprobes(points, prog_fds, options);
+  }
+
+  Status list(const ListRequest& request, ListSink& sink) const override {
+    if (request.parts.empty()) sink.line(request.provider);
+    return {};
+  }
+};
+
+}  // namespace
+
+const Provider& begin_end_provider() {
+  static const BeginEndProvider provider;
+  return provider;
+}
+
+}  // namespace rawprobe::probes

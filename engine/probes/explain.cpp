@@ -1,0 +1,148 @@
+// --explain PROBE: how a probe would be attached, step by step, without attaching it. The
+// steps come from the same code that attaches (elf/resolve.h's Explain for uprobes and USDT,
+// tracefs for tracepoints, the providers' expand() for the rest), never a parallel account.
+#include <linux/perf_event.h>
+
+#include "elf/hex.h"
+#include "elf/resolve.h"
+#include "engine/lang/probe_spec.h"
+#include "engine/probes/listing.h"
+#include "engine/probes/providers.h"
+#include "engine/probes/targets.h"
+#include "engine/sys/features.h"
+#include "engine/sys/tracefs.h"
+
+namespace rawprobe::probes {
+namespace {
+
+void print_steps(const elf::Explain& explain, FILE* out) { std::fputs(explain.text().c_str(), out); }
+
+// How attach() would reach the kernel for a uprobe-family point.
+std::string uprobe_mechanism(bool has_semaphore) {
+  std::string how = sys::has(sys::Feature::uprobe_pmu)
+                        ? "attach: perf_event_open on the uprobe PMU (config1 = path, config2 = "
+                          "file offset); one uprobe_multi link per binary when a block has several "
+                          "points and the kernel has it"
+                        : "attach: a uprobe_events entry rawprobe_<pid>_<n>, opened as a tracepoint";
+  if (has_semaphore)
+    how += sys::has(sys::Feature::uprobe_ref_ctr)
+               ? "; the kernel counts the semaphore (ref_ctr_offset)"
+               : "; the semaphore is incremented in the process through /proc/PID/mem (needs -p or -c)";
+  return how;
+}
+
+Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
+  Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, pid);
+  if (!targets) return targets.error();
+  for (const TargetFile& t : *targets) {
+    std::fprintf(out, "binary %s -> %s\n", spec.target.c_str(), t.path.c_str());
+    Result<std::shared_ptr<elf::Binary>> bin = open_binary(t.path);
+    if (!bin) return bin.error();
+    elf::Explain explain;
+    if (spec.kind == ProbeKind::Usdt) {
+      Result<std::vector<elf::UsdtSite>> sites = elf::resolve_usdt(**bin, spec.provider, spec.name, &explain);
+      print_steps(explain, out);
+      if (!sites) return sites.error();
+      bool semaphore = false;
+      for (const elf::UsdtSite& s : *sites) {
+        semaphore = semaphore || s.site.ref_ctr_offset;
+        std::fprintf(out, "%s:%s location %zu arguments:\n", s.provider.c_str(), s.name.c_str(), s.location);
+        for (size_t i = 0; i < s.args.size(); ++i)
+          std::fprintf(out, "    arg%zu: %s  %s\n", i, s.args[i].text.c_str(), s.args[i].describe().c_str());
+      }
+      std::fprintf(out, "%s\n", uprobe_mechanism(semaphore).c_str());
+      continue;
+    }
+    elf::ResolveOptions options;
+    Status st;
+    if (spec.has_address) {
+      Result<elf::UprobeSite> site = elf::resolve_address(**bin, spec.address, options, &explain);
+      if (!site) st = site.error();
+    } else {
+      std::string func = spec.quoted ? "\"" + spec.func + "\"" : spec.func;
+      Result<std::vector<elf::UprobeSite>> sites =
+          elf::resolve_function(**bin, func, spec.offset, options, &explain);
+      if (!sites) st = sites.error();
+    }
+    print_steps(explain, out);
+    if (!st) return st;
+    if (spec.kind == ProbeKind::Uretprobe)
+      std::fprintf(out, "return probe: the kernel plants the breakpoint at the entry and swaps "
+                        "the return address, so the program runs when the function returns\n");
+    std::fprintf(out, "%s\n", uprobe_mechanism(false).c_str());
+  }
+  return {};
+}
+
+Status explain_tracepoint(const lang::ProbeSpec& spec, FILE* out) {
+  Result<std::vector<AttachPoint>> points = expand(spec, ExpandContext{});
+  if (!points) return points.error();
+  for (const AttachPoint& p : *points) {
+    Result<uint32_t> id = sys::tracepoint_id(p.category, p.event);
+    if (!id) return id.error();
+    Result<std::string> format = sys::tracepoint_format(p.category, p.event);
+    if (!format) return format.error();
+    Result<std::string> dir = sys::tracefs_dir();
+    std::fprintf(out, "%s: id %u (%s/events/%s/%s/id)\n", p.name.c_str(), *id,
+                 dir ? dir->c_str() : "tracefs", p.category.c_str(), p.event.c_str());
+    std::fprintf(out, "attach: perf_event_open(PERF_TYPE_TRACEPOINT, config = %u), program type "
+                      "tracepoint; args->field reads the record below\n", *id);
+    std::fputs(format->c_str(), out);
+  }
+  return {};
+}
+
+Status explain_expanded(const lang::ProbeSpec& spec, FILE* out) {
+  Result<std::vector<AttachPoint>> points = expand(spec, ExpandContext{});
+  if (!points) return points.error();
+  for (const AttachPoint& p : *points) {
+    std::fprintf(out, "%s: program type %s\n", p.name.c_str(),
+                 program_type_name(program_type(p.kind)));
+    switch (p.kind) {
+      case ProbeKind::Begin:
+      case ProbeKind::End:
+        std::fprintf(out, "a uprobe on rawprobe's own trigger function: %s file offset %s, pid %d "
+                          "only; the runtime calls it %s\n",
+                     p.path.c_str(), elf::hex(p.file_offset).c_str(), p.pid,
+                     p.kind == ProbeKind::Begin ? "once every probe is attached" : "when the run ends");
+        break;
+      case ProbeKind::Kprobe:
+      case ProbeKind::Kretprobe:
+        std::fprintf(out, "kernel function %s%s%s + %llu; attach: %s\n", p.module.c_str(),
+                     p.module.empty() ? "" : ":", p.func.c_str(), (unsigned long long)p.offset,
+                     sys::has(sys::Feature::kprobe_pmu) ? "kprobe PMU perf event" : "kprobe_events entry");
+        break;
+      default:
+        std::fprintf(out, "perf_event_open(type %s, config %llu, %s %llu) on %s\n",
+                     p.perf_type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_SOFTWARE",
+                     (unsigned long long)p.perf_config, p.frequency ? "sample_freq" : "sample_period",
+                     (unsigned long long)p.period, p.every_cpu ? "every online CPU" : "one CPU");
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status explain_probe(std::string_view text, pid_t pid, FILE* out) {
+  lang::ProbeSpec spec;
+  std::string error;
+  if (!lang::parse_probe_spec(text, lang::Span{}, spec, error))
+    return make_error(error, std::string(text));
+  switch (spec.kind) {
+    case ProbeKind::Uprobe:
+    case ProbeKind::Uretprobe:
+    case ProbeKind::Usdt: return explain_uprobe(spec, pid, out);
+    case ProbeKind::Tracepoint: return explain_tracepoint(spec, out);
+    default: return explain_expanded(spec, out);
+  }
+}
+
+int run_explain(std::string_view spec, pid_t pid, FILE* out) {
+  Status st = explain_probe(spec, pid, out);
+  if (st) return 0;
+  std::fprintf(stderr, "rawprobe: %s\n", st.error().message().c_str());
+  return 1;
+}
+
+}  // namespace rawprobe::probes

@@ -1,0 +1,52 @@
+// hardware:EVENT[:COUNT]: CPU performance counters (PERF_TYPE_HARDWARE) sampled on every
+// online CPU. A kernel or VM without a hardware PMU refuses them (ENOENT/EOPNOTSUPP);
+// perf_sampling.cpp turns that into an error that says so.
+#include <linux/perf_event.h>
+
+#include "engine/probes/perf_events.h"
+#include "engine/probes/perf_sampling.h"
+#include "engine/probes/providers.h"
+
+namespace rawprobe::probes {
+namespace {
+
+constexpr NamedEvent kHardware[] = {
+    {"backend-stalls", "", PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 1000000},
+    {"branch-instructions", "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100000},
+    {"branch-misses", "", PERF_COUNT_HW_BRANCH_MISSES, 100000},
+    {"bus-cycles", "", PERF_COUNT_HW_BUS_CYCLES, 100000},
+    {"cache-misses", "", PERF_COUNT_HW_CACHE_MISSES, 1000000},
+    {"cache-references", "", PERF_COUNT_HW_CACHE_REFERENCES, 1000000},
+    {"cpu-cycles", "cycles", PERF_COUNT_HW_CPU_CYCLES, 1000000},
+    {"frontend-stalls", "", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 1000000},
+    {"instructions", "", PERF_COUNT_HW_INSTRUCTIONS, 1000000},
+    {"ref-cycles", "", PERF_COUNT_HW_REF_CPU_CYCLES, 1000000},
+};
+
+class HardwareProvider final : public Provider {
+ public:
+  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                          const ExpandContext&) const override {
+    return expand_named_event(spec, kHardware, PERF_TYPE_HARDWARE);
+  }
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions&) const override {
+    return attach_sampling(points, prog_fds);
+  }
+  Status list(const ListRequest& request, ListSink& sink) const override {
+    list_named_events(request, kHardware, sink);
+    return {};
+  }
+};
+
+}  // namespace
+
+std::span<const NamedEvent> hardware_events() { return kHardware; }
+
+const Provider& hardware_provider() {
+  static const HardwareProvider provider;
+  return provider;
+}
+
+}  // namespace rawprobe::probes

@@ -1,0 +1,144 @@
+#include "engine/probes/perf_sampling.h"
+
+#include <linux/perf_event.h>
+
+#include <charconv>
+
+#include "engine/probes/providers.h"
+#include "engine/sys/attach.h"
+#include "engine/sys/host_root.h"
+#include "engine/sys/perf.h"
+
+namespace rawprobe::probes {
+namespace {
+
+struct PerfPart final : AttachmentSet::Part {
+  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
+  sys::PerfAttachment attachment;
+};
+
+bool parse_int(std::string_view text, int& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size() && out >= 0;
+}
+
+Error no_hardware_pmu(const AttachPoint& p, const Error& cause) {
+  Error e = cause;
+  e.what = "this machine has no hardware PMU: the kernel has no hardware counters to sample";
+  e.object = p.name;
+  e.hint = "hardware:* probes need a CPU performance-monitoring unit the kernel can use (a "
+           "VM often has none unless the hypervisor passes it through); sample time with "
+           "profile:hz:99 or software:cpu-clock instead";
+  return e;
+}
+
+}  // namespace
+
+Result<std::vector<int>> parse_cpu_list(std::string_view text) {
+  std::vector<int> cpus;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
+    size_t dash = item.find('-');
+    int first, last;
+    bool ok = dash == std::string_view::npos
+                  ? parse_int(item, first) && ((last = first), true)
+                  : parse_int(item.substr(0, dash), first) && parse_int(item.substr(dash + 1), last);
+    if (!ok || last < first)
+      return make_error("malformed CPU list '" + std::string(text) + "'", std::string(item));
+    for (int c = first; c <= last; ++c) cpus.push_back(c);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (cpus.empty()) return make_error("empty CPU list");
+  return cpus;
+}
+
+Result<std::vector<int>> online_cpus() {
+  std::string path = sys::host_path("/sys/devices/system/cpu/online");
+  std::string text;
+  if (!sys::read_text_file(path, text))
+    return make_error("read the online CPUs", path, "rawprobe needs /sys mounted");
+  return parse_cpu_list(text);
+}
+
+AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint64_t config,
+                           uint64_t period, bool frequency, bool every_cpu) {
+  AttachPoint p;
+  p.kind = kind;
+  p.name = std::move(name);
+  p.arch = &arch::host();
+  p.perf_type = type;
+  p.perf_config = config;
+  p.period = period;
+  p.frequency = frequency;
+  p.every_cpu = every_cpu;
+  return p;
+}
+
+Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {
+  const char* kind = lang::probe_kind_name(spec.kind);
+  std::string name = std::string(kind) + ":" + spec.unit + ":" + std::to_string(spec.value);
+  if (spec.value == 0) return make_error(std::string(kind) + " needs a positive count", spec.raw);
+  uint64_t scale = spec.unit == "s" ? 1000000000ull : spec.unit == "ms" ? 1000000ull
+                 : spec.unit == "us" ? 1000ull : 0;
+  if (spec.unit == "hz") {
+    if (every_cpu)  // profile:hz:N samples at a frequency, as perf record -F does
+      return sampling_point(spec.kind, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+                            spec.value, true, every_cpu);
+    // interval:hz:N fires N times a second in total: a fixed period on one CPU.
+    return sampling_point(spec.kind, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+                          1000000000ull / spec.value, false, every_cpu);
+  }
+  if (scale == 0)
+    return make_error("invalid " + std::string(kind) + " unit '" + spec.unit + "'", spec.raw,
+                      "use s, ms, us or hz");
+  if (spec.value > UINT64_MAX / scale)
+    return make_error(std::string(kind) + " period too long", spec.raw);
+  // cpu-clock counts nanoseconds, so the sample period is the interval in ns.
+  return sampling_point(spec.kind, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+                        spec.value * scale, false, every_cpu);
+}
+
+void list_timer_units(const ListRequest& request, ListSink& sink) {
+  for (const char* unit : {"hz", "ms", "s", "us"}) sink.line(request.provider + ":" + unit + ":");
+}
+
+Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint> points,
+                                                    std::span<const int> prog_fds) {
+  Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
+  if (!fds) return fds.error();
+  Result<std::vector<int>> cpus = online_cpus();
+  if (!cpus) return cpus.error();
+  bool cookies = prog_fds.size() == 1 && points.size() > 1;
+  auto set = std::make_unique<AttachmentSet>();
+  for (size_t i = 0; i < points.size(); ++i) {
+    const AttachPoint& p = points[i];
+    std::vector<int> on = p.every_cpu ? *cpus : std::vector<int>{cpus->front()};
+    for (int cpu : on) {
+      perf_event_attr attr{};
+      attr.type = p.perf_type;
+      attr.config = p.perf_config;
+      attr.sample_period = p.period;  // a union with sample_freq
+      attr.freq = p.frequency;
+      attr.disabled = 1;
+      Result<sys::Fd> fd = sys::perf_event_open(attr, -1, cpu, -1, p.name);
+      if (!fd) {
+        int err = fd.error().err;
+        if (p.perf_type == PERF_TYPE_HARDWARE && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV))
+          return no_hardware_pmu(p, fd.error());
+        return fd.error();
+      }
+      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
+      if (!a) return a.error();
+      set->add(std::make_unique<PerfPart>(std::move(*a)), 1,
+               "perf event on cpu " + std::to_string(cpu) + " (" + sys::attach_mode_name(a->mode()) +
+                   "): " + p.name);
+    }
+  }
+  return std::unique_ptr<Attachment>(std::move(set));
+}
+
+}  // namespace rawprobe::probes

@@ -1,0 +1,156 @@
+#include "engine/probes/provider.h"
+
+#include <linux/bpf.h>
+
+#include "elf/symbol_match.h"
+#include "engine/probes/providers.h"
+#include "engine/sys/features.h"
+#include "engine/sys/uapi_compat.h"
+
+namespace rawprobe::probes {
+
+ProgramType program_type(ProbeKind kind) {
+  switch (kind) {
+    case ProbeKind::Tracepoint: return ProgramType::Tracepoint;
+    case ProbeKind::Interval:
+    case ProbeKind::Profile:
+    case ProbeKind::Software:
+    case ProbeKind::Hardware: return ProgramType::PerfEvent;
+    default: return ProgramType::Kprobe;
+  }
+}
+
+const char* program_type_name(ProgramType type) {
+  switch (type) {
+    case ProgramType::Kprobe: return "kprobe";
+    case ProgramType::Tracepoint: return "tracepoint";
+    case ProgramType::PerfEvent: return "perf_event";
+  }
+  return "?";
+}
+
+uint32_t bpf_prog_type(ProgramType type) {
+  switch (type) {
+    case ProgramType::Kprobe: return BPF_PROG_TYPE_KPROBE;
+    case ProgramType::Tracepoint: return BPF_PROG_TYPE_TRACEPOINT;
+    case ProgramType::PerfEvent: return BPF_PROG_TYPE_PERF_EVENT;
+  }
+  return BPF_PROG_TYPE_UNSPEC;
+}
+
+Result<AttachMode> parse_attach_mode(std::string_view text) {
+  if (text == "auto") return AttachMode::Auto;
+  if (text == "pmu") return AttachMode::Pmu;
+  if (text == "legacy") return AttachMode::Legacy;
+  return make_error("unknown attach mode '" + std::string(text) + "'", "--attach-mode",
+                    "use auto (best available), pmu (perf_event_open of the kprobe/uprobe PMU) "
+                    "or legacy (tracefs kprobe_events/uprobe_events)");
+}
+
+const char* attach_mode_name(AttachMode mode) {
+  switch (mode) {
+    case AttachMode::Auto: return "auto";
+    case AttachMode::Pmu: return "pmu";
+    case AttachMode::Legacy: return "legacy";
+  }
+  return "?";
+}
+
+LoadPlan load_plan(std::span<const AttachPoint> points, const AttachOptions& options) {
+  LoadPlan plan;
+  plan.type = points.empty() ? ProgramType::Kprobe : program_type(points.front().kind);
+  if (uses_uprobe_multi(points, options)) {
+    plan.expected_attach_type = sys::uapi::kTraceUprobeMulti;
+    plan.cookies = true;
+  } else if (uses_kprobe_multi(points, options)) {
+    plan.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+    plan.cookies = true;
+  } else {
+    // Perf-event programs get their cookie through BPF_LINK_CREATE(BPF_PERF_EVENT), 5.15.
+    plan.cookies = sys::has(sys::Feature::perf_link);
+  }
+  return plan;
+}
+
+const Provider& provider_for(ProbeKind kind) {
+  switch (kind) {
+    case ProbeKind::Begin:
+    case ProbeKind::End: return begin_end_provider();
+    case ProbeKind::Uprobe:
+    case ProbeKind::Uretprobe: return uprobe_provider();
+    case ProbeKind::Usdt: return usdt_provider();
+    case ProbeKind::Tracepoint: return tracepoint_provider();
+    case ProbeKind::Kprobe:
+    case ProbeKind::Kretprobe: return kprobe_provider();
+    case ProbeKind::Interval: return interval_provider();
+    case ProbeKind::Profile: return profile_provider();
+    case ProbeKind::Software: return software_provider();
+    case ProbeKind::Hardware: return hardware_provider();
+  }
+  return begin_end_provider();
+}
+
+Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec, const ExpandContext& ctx) {
+  return provider_for(spec.kind).expand(spec, ctx);
+}
+
+Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                           std::span<const int> prog_fds,
+                                           const AttachOptions& options) {
+  if (points.empty()) return make_error("attach probe block", "", "the block has no attach points");
+  ProgramType type = program_type(points.front().kind);
+  for (const AttachPoint& p : points) {
+    if (program_type(p.kind) != type)
+      return make_error("attach probe block", p.name,
+                        "a program of type " + std::string(program_type_name(type)) +
+                            " cannot run on a " + program_type_name(program_type(p.kind)) +
+                            " probe; load one program per program type");
+  }
+  // Every point of one provider family goes through that provider; the uprobe family
+  // (uprobe, uretprobe, usdt, BEGIN, END) shares one attach path, so the first point decides.
+  return provider_for(points.front().kind).attach(points, prog_fds, options);
+}
+
+Result<std::vector<int>> fds_per_point(std::span<const AttachPoint> points,
+                                       std::span<const int> prog_fds) {
+  if (prog_fds.size() == 1) return std::vector<int>(points.size(), prog_fds[0]);
+  if (prog_fds.size() == points.size()) return std::vector<int>(prog_fds.begin(), prog_fds.end());
+  return make_error("attach probe block",
+                    points.empty() ? std::string() : points.front().name,
+                    "pass one program for the block, or one per attach point (" +
+                        std::to_string(points.size()) + "), not " +
+                        std::to_string(prog_fds.size()));
+}
+
+void AttachmentSet::add(std::unique_ptr<Part> part, size_t kernel_objects, std::string what) {
+  parts_.push_back(std::move(part));
+  count_ += kernel_objects;
+  lines_.push_back(std::move(what));
+}
+
+std::string AttachmentSet::describe() const {
+  std::string text;
+  for (const std::string& line : lines_) text += line + "\n";
+  return text;
+}
+
+AttachmentSet::~AttachmentSet() {
+  // Last attached, first released: a semaphore is decremented only after the probes that
+  // needed it are gone.
+  while (!parts_.empty()) parts_.pop_back();
+}
+
+bool ListSink::line(const std::string& text) {
+  if (!filter_.empty() && !elf::glob_match(filter_, text)) return false;
+  std::fputs(text.c_str(), out_);
+  std::fputc('\n', out_);
+  ++lines_;
+  return true;
+}
+
+void ListSink::detail(const std::string& text) {
+  std::fputs(text.c_str(), out_);
+  std::fputc('\n', out_);
+}
+
+}  // namespace rawprobe::probes

@@ -1,0 +1,34 @@
+// Internal to engine/probes: the provider objects (one per file) and what several of them
+// share. provider.cpp's provider_for() maps a ProbeKind to one of these.
+#pragma once
+#include "engine/probes/provider.h"
+
+namespace rawprobe::probes {
+
+const Provider& begin_end_provider();  // begin_end.cpp
+const Provider& uprobe_provider();     // uprobe.cpp (uprobe and uretprobe)
+const Provider& usdt_provider();       // usdt.cpp
+const Provider& tracepoint_provider(); // tracepoint.cpp (also lists rawtracepoint)
+const Provider& kprobe_provider();     // kprobe.cpp (kprobe and kretprobe)
+const Provider& interval_provider();   // interval.cpp
+const Provider& profile_provider();    // profile.cpp
+const Provider& software_provider();   // software.cpp
+const Provider& hardware_provider();   // hardware.cpp
+
+// Whether a uprobe-family block (uprobe, uretprobe, usdt, BEGIN, END) will be attached with
+// one uprobe_multi link per binary; load_plan and uprobe_attach.cpp both ask this, so the
+// program's expected_attach_type always matches the path attach() takes.
+bool uses_uprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options);
+// The same for kprobe_multi (kprobe wildcard sets, auto mode, kprobe_multi available).
+bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options);
+
+// kprobe.cpp: whether this kernel has kprobes at all (PMU or kprobe_events), and the
+// tracepoints that cover what a kernel function does (for the no-CONFIG_KPROBES error).
+bool kprobes_available();
+std::vector<std::string> tracepoints_for_function(const std::string& func);
+
+// Checks that prog_fds has one fd, or one per point; returns the fd for point i.
+Result<std::vector<int>> fds_per_point(std::span<const AttachPoint> points,
+                                       std::span<const int> prog_fds);
+
+}  // namespace rawprobe::probes

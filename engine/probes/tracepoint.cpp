@@ -1,0 +1,172 @@
+#include "engine/probes/tracepoint.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "elf/symbol_match.h"
+#include "engine/lang/suggest.h"
+#include "engine/probes/providers.h"
+#include "engine/sys/attach.h"
+#include "engine/sys/host_root.h"
+#include "engine/sys/perf.h"
+#include "engine/sys/tracefs.h"
+
+namespace rawprobe::probes {
+
+Result<std::vector<std::pair<std::string, std::string>>> all_tracepoints() {
+  Result<std::string> dir = sys::tracefs_dir();
+  if (!dir) return dir.error();
+  std::string text;
+  if (!sys::read_text_file(*dir + "/available_events", text))
+    return make_error("read the tracepoint list", *dir + "/available_events",
+                      "reading tracefs needs root");
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    out.emplace_back(line.substr(0, colon), line.substr(colon + 1));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> TracefsCatalog::match(const std::string& category,
+                                                                       const std::string& name) {
+  std::vector<std::pair<std::string, std::string>> out;
+  Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
+  if (!all) return out;
+  for (auto& tp : *all)
+    if (elf::glob_match(category, tp.first) && elf::glob_match(name, tp.second)) out.push_back(tp);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<lang::TracepointField>> TracefsCatalog::fields(const std::string& category,
+                                                                  const std::string& name) {
+  Result<std::string> format = sys::tracepoint_format(category, name);
+  if (!format) return format.error();
+  return lang::parse_tracepoint_format(*format);
+}
+
+std::vector<std::string> close_tracepoints(const std::string& category, const std::string& name) {
+  std::vector<std::string> full, same_category;
+  Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
+  if (!all) return {};
+  for (auto& [c, n] : *all) {
+    full.push_back(c + ":" + n);
+    if (c == category) same_category.push_back(n);
+  }
+  std::vector<std::string> close = lang::closest_names(category + ":" + name, full);
+  if (close.empty())
+    for (const std::string& n : lang::closest_names(name, same_category)) close.push_back(category + ":" + n);
+  return close;
+}
+
+namespace {
+
+struct PerfPart final : AttachmentSet::Part {
+  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
+  sys::PerfAttachment attachment;
+};
+
+class TracepointProvider final : public Provider {
+ public:
+  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                          const ExpandContext&) const override {
+    TracefsCatalog catalog;
+    std::vector<std::pair<std::string, std::string>> found = catalog.match(spec.provider, spec.name);
+    if (found.empty()) {
+      Result<std::string> dir = sys::tracefs_dir();
+      if (!dir) return dir.error();
+      std::vector<std::string> close = close_tracepoints(spec.provider, spec.name);
+      std::string hint;
+      for (size_t i = 0; i < close.size() && i < 5; ++i)
+        hint += (i ? ", 'tracepoint:" : "did you mean 'tracepoint:") + close[i] + "'";
+      hint += hint.empty() ? "list them with -l 'tracepoint:*'" : "?";
+      return make_error("tracepoint '" + spec.provider + ":" + spec.name + "' not found", spec.raw,
+                        hint);
+    }
+    std::vector<AttachPoint> points;
+    for (auto& [category, name] : found) {
+      Result<std::vector<lang::TracepointField>> fields = catalog.fields(category, name);
+      if (!fields) return fields.error();
+      AttachPoint p;
+      p.kind = ProbeKind::Tracepoint;
+      p.name = "tracepoint:" + category + ":" + name;
+      p.func = name;
+      p.arch = &arch::host();
+      p.category = category;
+      p.event = name;
+      p.fields = std::move(*fields);
+      points.push_back(std::move(p));
+    }
+    return points;
+  }
+
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions&) const override {
+    Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
+    if (!fds) return fds.error();
+    bool cookies = prog_fds.size() == 1 && points.size() > 1;
+    auto set = std::make_unique<AttachmentSet>();
+    for (size_t i = 0; i < points.size(); ++i) {
+      const AttachPoint& p = points[i];
+      Result<uint32_t> id = sys::tracepoint_id(p.category, p.event);
+      if (!id) return id.error();
+      // A tracepoint's program runs on every CPU that hits it; the event needs some cpu.
+      Result<sys::Fd> fd = sys::open_tracepoint(*id, -1, 0, p.name);
+      if (!fd) return fd.error();
+      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
+      if (!a) return a.error();
+      std::string how = "tracepoint id " + std::to_string(*id) + " (" +
+                        sys::attach_mode_name(a->mode()) + "): " + p.name;
+      set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
+    }
+    return std::unique_ptr<Attachment>(std::move(set));
+  }
+
+  // tracepoint:CATEGORY:NAME, with -v the record fields as bpftrace prints them; and
+  // rawtracepoint:NAME for every real kernel tracepoint (the syscalls category is made of
+  // ftrace syscall events, which raw tracepoints cannot reach: raw_syscalls covers them).
+  Status list(const ListRequest& request, ListSink& sink) const override {
+    Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
+    if (!all) return all.error();
+    std::sort(all->begin(), all->end());
+    bool raw = request.provider == "rawtracepoint";
+    std::string category = "*", name = "*";
+    if (raw) {
+      if (!request.parts.empty()) name = request.parts.back();
+    } else if (request.parts.size() == 1) {
+      category = request.parts[0];
+    } else if (request.parts.size() >= 2) {
+      category = request.parts[0];
+      name = request.parts[1];
+    }
+    for (auto& [c, n] : *all) {
+      if (!elf::glob_match(category, c) || !elf::glob_match(name, n)) continue;
+      if (raw) {
+        if (c != "syscalls") sink.line("rawtracepoint:" + n);
+        continue;
+      }
+      if (!sink.line("tracepoint:" + c + ":" + n) || !sink.verbose()) continue;
+      Result<std::string> format = sys::tracepoint_format(c, n);
+      if (!format) return format.error();
+      Result<std::vector<lang::TracepointField>> fields = lang::parse_tracepoint_format(*format);
+      if (!fields) return fields.error();
+      for (const lang::TracepointField& f : *fields)
+        if (f.name.rfind("common_", 0) != 0) sink.detail("    " + f.declaration);
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+const Provider& tracepoint_provider() {
+  static const TracepointProvider provider;
+  return provider;
+}
+
+}  // namespace rawprobe::probes

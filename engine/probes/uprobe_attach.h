@@ -1,0 +1,25 @@
+// The attach path shared by every provider that plants a uprobe: uprobe, uretprobe, usdt,
+// BEGIN and END. Ordered fallbacks (DESIGN.md practice 6):
+//   uprobe_multi  one BPF_LINK_CREATE per binary for a block of several points (6.6), with
+//                 cookies, semaphores (ref_ctr_offsets) and the pid filter in the link
+//   pmu           one perf event per point through the uprobe PMU (4.17), ref_ctr_offset for
+//                 semaphores (4.20)
+//   legacy        one uprobe_events entry per point (rawprobe_<pid>_<n>), opened as a
+//                 tracepoint; removed when the handle dies
+// A semaphore the kernel cannot count (no ref_ctr_offset) is incremented in the traced
+// process's memory instead (usdt_semaphore.h).
+#pragma once
+#include "engine/probes/provider.h"
+
+namespace rawprobe::probes {
+
+Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> points,
+                                                   std::span<const int> prog_fds,
+                                                   const AttachOptions& options);
+
+// The arch table a process built for `file` is traced with on this kernel; an error naming
+// the binary when this kernel cannot run it.
+Result<const arch::Table*> process_arch(uint16_t e_machine, uint8_t elf_class,
+                                        const std::string& path);
+
+}  // namespace rawprobe::probes

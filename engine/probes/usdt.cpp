@@ -1,0 +1,164 @@
+#include "engine/probes/usdt.h"
+
+#include <algorithm>
+#include <set>
+
+#include "elf/hex.h"
+#include "elf/segments.h"
+#include "elf/symbol_match.h"
+#include "engine/lang/suggest.h"
+#include "engine/probes/providers.h"
+#include "elf/resolve.h"
+#include "engine/probes/targets.h"
+#include "engine/probes/uprobe_attach.h"
+
+namespace rawprobe::probes {
+
+std::vector<std::string> describe_usdt_location(const elf::Binary& bin, const elf::UsdtNote& note) {
+  std::vector<std::string> lines;
+  std::string what = "USDT probe " + note.provider + ":" + note.name;
+  Result<elf::Placement> place = elf::code_offset(bin.file(), note.address, what);
+  std::string loc = "    location " + elf::hex(note.address);
+  if (note.address != note.pc) loc += " (note pc " + elf::hex(note.pc) + " + base adjustment)";
+  lines.push_back(loc + (place ? ", file offset " + elf::hex(place->file_offset)
+                               : ": " + place.error().message()));
+  if (note.semaphore_address) {
+    Result<elf::Placement> sem = elf::data_offset(bin.file(), note.semaphore_address, what);
+    lines.push_back("    semaphore " + elf::hex(note.semaphore_address) +
+                    (sem ? ", file offset " + elf::hex(sem->file_offset) : ": " + sem.error().message()));
+  } else {
+    lines.push_back("    semaphore none");
+  }
+  Result<std::vector<elf::UsdtArg>> args = elf::parse_usdt_args(note.args, bin.file().machine(), bin.file().elf_class());
+  if (!args) {
+    lines.push_back("    arguments '" + note.args + "': " + args.error().message());
+    return lines;
+  }
+  for (size_t i = 0; i < args->size(); ++i)
+    lines.push_back("    arg" + std::to_string(i) + ": " + (*args)[i].text + "  " + (*args)[i].describe());
+  return lines;
+}
+
+namespace {
+
+bool selects(const std::string& provider, const std::string& name, const elf::UsdtNote& note) {
+  return (provider.empty() || elf::glob_match(provider, note.provider)) && elf::glob_match(name, note.name);
+}
+
+AttachPoint point_of(const TargetFile& target, const arch::Table* table, pid_t pid,
+                     elf::UsdtSite& site) {
+  AttachPoint p;
+  p.kind = ProbeKind::Usdt;
+  p.name = "usdt:" + target.display + ":" + site.provider + ":" + site.name;
+  p.func = site.name;
+  p.arch = table;
+  p.path = target.path;
+  p.address = site.site.address;
+  p.file_offset = site.site.file_offset;
+  p.ref_ctr_offset = site.site.ref_ctr_offset;
+  p.pid = pid;
+  p.usdt_provider = site.provider;
+  p.usdt_name = site.name;
+  for (size_t i = 0; i < site.args.size(); ++i)
+    p.usdt_args.push_back({std::move(site.args[i]),
+                           i < site.arg_symbol_addresses.size() ? site.arg_symbol_addresses[i] : 0});
+  return p;
+}
+
+class UsdtProvider final : public Provider {
+ public:
+  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                          const ExpandContext& ctx) const override {
+    Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, ctx.pid);
+    if (!targets) return targets.error();
+    std::vector<AttachPoint> points;
+    std::vector<std::string> names;  // for suggestions
+    for (const TargetFile& target : *targets) {
+      Result<std::shared_ptr<elf::Binary>> bin = open_binary(target.path);
+      if (!bin) {
+        if (targets->size() > 1) continue;
+        return bin.error();
+      }
+      Result<const std::vector<elf::UsdtNote>*> notes = (*bin)->usdt_notes();
+      if (!notes) return notes.error();
+      for (const elf::UsdtNote& note : **notes) names.push_back(note.provider + ":" + note.name);
+      bool any = false;
+      for (const elf::UsdtNote& note : **notes) any = any || selects(spec.provider, spec.name, note);
+      if (!any) continue;
+      Result<const arch::Table*> table =
+          process_arch((*bin)->file().machine(), (*bin)->file().elf_class(), target.display);
+      if (!table) return table.error();
+      Result<std::vector<elf::UsdtSite>> sites = elf::resolve_usdt(**bin, spec.provider, spec.name);
+      if (!sites) return sites.error();
+      for (elf::UsdtSite& site : *sites) points.push_back(point_of(target, *table, ctx.pid, site));
+    }
+    if (points.empty()) {
+      std::string wanted = (spec.provider.empty() ? "" : spec.provider + ":") + spec.name;
+      std::string hint;
+      if (names.empty()) {
+        hint = "'" + spec.target + "' has no USDT notes (.note.stapsdt)";
+      } else {
+        std::vector<std::string> close = lang::closest_names(wanted, names);
+        if (close.empty()) close = lang::closest_names(spec.name, names);
+        hint = close.empty() ? "list them with -l 'usdt:" + spec.target + ":*'"
+                             : "did you mean 'usdt:" + spec.target + ":" + close.front() + "'?";
+      }
+      return make_error("USDT probe '" + wanted + "' not found in " + spec.target, spec.raw, hint);
+    }
+    return points;
+  }
+
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions& options) const override {
+    return attach_uprobes(points, prog_fds, options);
+  }
+
+  Status list(const ListRequest& request, ListSink& sink) const override {
+    if (request.parts.empty() && request.pid <= 0)
+      return make_error("listing usdt probes needs a binary", "usdt",
+                        "write -l 'usdt:/path/to/binary:*', or -l 'usdt:*' with -p PID");
+    std::string target = request.parts.empty() ? "*" : request.parts[0];
+    std::string provider, name = "*";
+    if (request.parts.size() == 2) name = request.parts[1];
+    if (request.parts.size() >= 3) {
+      provider = request.parts[1];
+      name = request.parts[2];
+    }
+    // "usdt:BIN:*" matches provider:name pairs as a whole, as bpftrace does.
+    bool whole = request.parts.size() == 2;
+    Result<std::vector<TargetFile>> targets = resolve_targets(target, request.pid);
+    if (!targets) return targets.error();
+    for (const TargetFile& t : *targets) {
+      Result<std::shared_ptr<elf::Binary>> bin = open_binary(t.path);
+      Result<const std::vector<elf::UsdtNote>*> notes =
+          bin ? (*bin)->usdt_notes() : Result<const std::vector<elf::UsdtNote>*>(bin.error());
+      if (!notes) {
+        if (targets->size() > 1) continue;
+        return notes.error();
+      }
+      for (const elf::UsdtProbe& probe : elf::group_usdt_probes(**notes)) {
+        const elf::UsdtNote& first = probe.locations.front();
+        bool match = whole ? elf::glob_match(name, probe.provider + ":" + probe.name) ||
+                                 elf::glob_match(name, probe.name)
+                           : selects(provider, name, first);
+        if (!match) continue;
+        if (!sink.line("usdt:" + t.display + ":" + probe.provider + ":" + probe.name) ||
+            !sink.verbose())
+          continue;
+        for (const elf::UsdtNote& note : probe.locations)
+          for (const std::string& line : describe_usdt_location(**bin, note)) sink.detail(line);
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+const Provider& usdt_provider() {
+  static const UsdtProvider provider;
+  return provider;
+}
+
+}  // namespace rawprobe::probes
