@@ -44,11 +44,13 @@ current != "" && want == "original-text" { detail = detail " " unescape(trim($0)
 current != "" && want == "expanded-text" { detail = detail " (" unescape(trim($0)) ")"; want = ""; next }
 current != "" && want == "exception" { detail = detail unescape(trim($0)); want = ""; next }
 current != "" && /<OverallResultsAsserts / {
+  took = attr($0, "duration")
+  took = (took == "" ? "" : sprintf(" in %.2fs", took))
   if (attr($0, "test_case_success") == "true") {
-    printf "PASS\t%s\t%s checks\n", current, attr($0, "successes")
+    printf "PASS\t%s\t%s checks%s\n", current, attr($0, "successes"), took
   } else {
     if (detail == "") detail = attr($0, "failures") " failed checks"
-    printf "FAIL\t%s\t%s\n", current, detail
+    printf "FAIL\t%s\t%s%s\n", current, detail, took
   }
   current = ""
   next

@@ -17,6 +17,7 @@
 #   VM_KERNEL         `uname -r`
 #   VM_KCONFIG        the booted kernel's config file, as shipped in its Debian package
 #   VM_DATA           directory of facts the host derived from the programs under test
+#   VM_TEST_TIMEOUT   seconds this test has before the harness kills it
 
 VM_RESULTS_CHANNEL=${VM_RESULTS_CHANNEL:-/dev/ttyS1}
 VM_RESULTS_LOG=${VM_RESULTS_LOG:-/tmp/vm-results}
