@@ -50,6 +50,7 @@ class Run:
             self._reader.start()
         self.end = None
         self.returncode = None
+        self.timed_out = False
 
     def _read_pipe(self):
         for raw in iter(self.proc.stdout.readline, b""):
@@ -136,8 +137,6 @@ class Run:
         if self._reader:
             self._reader.join(timeout=5)
         return self.returncode
-
-    timed_out = False
 
     @property
     def wall(self):

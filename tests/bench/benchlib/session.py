@@ -18,9 +18,11 @@ def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False):
     try:
         ready = run.wait_for_line(READY_PATTERN, timeout)
         if ready is None:
+            still_running = run.proc.poll() is None
             status = run.stop(10)
-            return tool.failure_reason(run.output(), status, timed_out=run.proc.poll() is None
-                                       or run.timed_out)
+            if still_running:
+                return f"no line after attaching within {timeout} s"
+            return tool.failure_reason(run.output(), status, run.timed_out)
         attaching = run.wait_for_line(ATTACHING_PATTERN, 0)
         extra = while_attached(run) if while_attached else {}
         if isinstance(extra, str):

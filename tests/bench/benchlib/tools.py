@@ -18,7 +18,7 @@ class Tool:
     def missing(self):
         """Why this tool cannot run at all, or None."""
         if not self.path or not os.access(self.path, os.X_OK):
-            return f"no {self.path or self.name}"
+            return f"no {os.path.relpath(self.path) if self.path else self.name}"
         return None
 
     def version(self):
