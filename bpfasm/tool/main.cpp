@@ -1,6 +1,7 @@
 // bpfasm: the eBPF assembler and disassembler, for teaching and for checking rawprobe's output.
 //   bpfasm FILE.s [-o FILE.bin]    assemble to raw little-endian struct bpf_insn bytes
 //   bpfasm -d FILE.bin [--llvm]    disassemble, one instruction per line with its slot index
+//   bpfasm --forms                 every instruction form of the opcode table, with an example
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include "bpfasm/decode.h"
+#include "bpfasm/form.h"
+#include "bpfasm/form_examples.h"
 #include "bpfasm/parse.h"
 #include "bpfasm/print.h"
 
@@ -19,7 +22,8 @@ namespace {
 
 const char kUsage[] =
     "usage: bpfasm FILE.s [-o FILE.bin]     assemble (default output: FILE.bin)\n"
-    "       bpfasm -d FILE.bin [--llvm]     disassemble (kernel verifier syntax, or LLVM's)\n";
+    "       bpfasm -d FILE.bin [--llvm]     disassemble (kernel verifier syntax, or LLVM's)\n"
+    "       bpfasm --forms                  list every instruction form with an example\n";
 
 int usage_error(const std::string& what) {
   std::fprintf(stderr, "bpfasm: %s\n%s", what.c_str(), kUsage);
@@ -75,6 +79,15 @@ int disassemble_file(const std::string& in, Dialect dialect) {
   return status;
 }
 
+// One line per table row: opcode, the verifier's template, LLVM's, and an example.
+int list_forms() {
+  for (const Form& f : forms()) {
+    std::printf("(%02x) %-48s %-40s e.g. %s\n", f.code, f.syntax.c_str(),
+                f.llvm14 ? f.llvm_syntax.c_str() : "-", print(examples(f).front()).c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,6 +96,7 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
+  if (args[0] == "--forms" && args.size() == 1) return list_forms();
   if (args[0] == "-d") {
     if (args.size() == 2) return disassemble_file(args[1], Dialect::Verifier);
     if (args.size() == 3 && args[2] == "--llvm") return disassemble_file(args[1], Dialect::Llvm);
