@@ -3,6 +3,9 @@
 
 #include <capstone/capstone.h>
 #include <elf.h>
+#include <gelf.h>
+
+#include <algorithm>
 
 #include "elf/hex.h"
 #include "elf/segments.h"
@@ -65,6 +68,59 @@ void sweep_by_length(std::span<const uint8_t> code, int fixed, Disassembly& out)
   out.decoded_up_to = at;
 }
 
+struct MappingRegion {
+  uint64_t offset;  // from the function start
+  char kind;        // 'a', 't', 'x' or 'd'
+};
+
+// Mapping symbols ("$t", "$d.1", ...) inside [start, start+size), sorted by offset.
+std::vector<MappingRegion> mapping_regions(const ElfFile& file, uint64_t start, uint64_t size) {
+  std::vector<MappingRegion> regions;
+  const Section* symtab = nullptr;
+  for (const Section& sec : file.sections())
+    if (sec.type == SHT_SYMTAB) symtab = &sec;
+  if (!symtab || symtab->entsize == 0 || symtab->link >= file.sections().size()) return regions;
+  std::span<const uint8_t> strings = file.bytes(file.sections()[symtab->link]);
+  Elf_Data* data = file.data(*symtab);
+  if (!data) return regions;
+  for (size_t i = 1; i < symtab->size / symtab->entsize; ++i) {
+    GElf_Sym sym;
+    if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;
+    if (GELF_ST_TYPE(sym.st_info) != STT_NOTYPE || sym.st_value < start ||
+        sym.st_value - start >= size)
+      continue;
+    auto name = cstring_at(strings, sym.st_name);
+    if (!name || name->size() < 2 || (*name)[0] != '$') continue;
+    char kind = (*name)[1];
+    if ((name->size() == 2 || (*name)[2] == '.') && std::string_view("atxd").find(kind) != std::string_view::npos)
+      regions.push_back({sym.st_value - start, kind});
+  }
+  std::sort(regions.begin(), regions.end(),
+            [](const MappingRegion& a, const MappingRegion& b) { return a.offset < b.offset; });
+  return regions;
+}
+
+// Capstone over code[from, to), appending instructions; returns where it stopped.
+Result<uint64_t> sweep(const ElfFile& file, const Mode& mode, std::span<const uint8_t> code,
+                       uint64_t from, uint64_t to, Disassembly& out) {
+  csh handle;
+  if (cs_open(mode.arch, static_cast<cs_mode>(mode.mode), &handle) != CS_ERR_OK)
+    return file.error("Capstone cannot open a disassembler for this architecture",
+                      "use --unsafe to skip the instruction-boundary check");
+  cs_insn* insn = cs_malloc(handle);
+  const uint8_t* ptr = code.data() + from;
+  size_t left = to - from;
+  uint64_t address = from;
+  while (left > 0 && cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
+    std::string text = insn->mnemonic;
+    if (insn->op_str[0]) text += std::string(" ") + insn->op_str;
+    out.instructions.push_back({insn->address, insn->size, std::move(text), false});
+  }
+  cs_free(insn, 1);
+  cs_close(&handle);
+  return address;
+}
+
 }  // namespace
 
 Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& function) {
@@ -83,22 +139,30 @@ Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& func
   if (!mode->capstone) {
     sweep_by_length(*code, mode->fixed_length, out);
   } else {
-    csh handle;
-    if (cs_open(mode->arch, static_cast<cs_mode>(mode->mode), &handle) != CS_ERR_OK)
-      return file.error("Capstone cannot open a disassembler for this architecture",
-                        "use --unsafe to skip the instruction-boundary check");
-    cs_insn* insn = cs_malloc(handle);
-    const uint8_t* ptr = code->data();
-    size_t left = code->size();
-    uint64_t address = 0;
-    while (left > 0 && cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
-      std::string text = insn->mnemonic;
-      if (insn->op_str[0]) text += std::string(" ") + insn->op_str;
-      out.instructions.push_back({insn->address, insn->size, std::move(text)});
+    std::vector<MappingRegion> regions;
+    if (file.machine() == EM_ARM || file.machine() == EM_AARCH64)
+      regions = mapping_regions(file, function.address, code->size());
+    if (regions.empty() || regions[0].offset != 0) regions.insert(regions.begin(), {0, '-'});
+    out.decoded_up_to = code->size();
+    for (size_t i = 0; i < regions.size(); ++i) {
+      uint64_t from = regions[i].offset;
+      uint64_t to = i + 1 < regions.size() ? regions[i + 1].offset : code->size();
+      if (from >= to) continue;
+      if (regions[i].kind == 'd') {
+        out.instructions.push_back({from, static_cast<uint16_t>(std::min<uint64_t>(to - from, 0xffff)),
+                                    "literal pool data", true});
+        continue;
+      }
+      Mode region_mode = *mode;
+      if (regions[i].kind == 't') region_mode.mode = (region_mode.mode & CS_MODE_BIG_ENDIAN) | CS_MODE_THUMB;
+      if (regions[i].kind == 'a') region_mode.mode = region_mode.mode & CS_MODE_BIG_ENDIAN;
+      auto stopped = sweep(file, region_mode, *code, from, to, out);
+      if (!stopped) return stopped.error();
+      if (*stopped < to) {
+        out.decoded_up_to = *stopped;
+        break;
+      }
     }
-    out.decoded_up_to = address;
-    cs_free(insn, 1);
-    cs_close(&handle);
   }
   if (out.decoded_up_to < code->size())
     out.undecodable_bytes = hex_bytes(code->subspan(out.decoded_up_to), 8);
@@ -122,6 +186,9 @@ Status check_instruction_boundary(const ElfFile& file, const Symbol& function, u
   if (!dis) return dis.error();
   const Instruction* before = nullptr;
   for (const Instruction& insn : dis->instructions) {
+    if (insn.offset == offset && insn.data)
+      return file.error(at(offset) + " is in a literal pool (data inside the function's code, "
+                        "marked by a $d mapping symbol), not an instruction");
     if (insn.offset == offset) return {};
     if (insn.offset > offset) {
       // `before` covers the offset: name it and both valid neighbours.

@@ -4,7 +4,9 @@
 // start with Capstone in the TARGET's architecture and mode (e_machine, e_flags, and on arm
 // the symbol's Thumb bit), never the host's. Capstone 4 has no riscv or loongarch decoder;
 // for those the instruction lengths come from the ISA's length encoding (riscv: 2 bytes when
-// the low two bits are not 11, else 4; loongarch: always 4).
+// the low two bits are not 11, else 4; loongarch: always 4). On arm and aarch64 the ELF
+// mapping symbols ($a ARM, $t Thumb, $x A64, $d data) split a function into code and literal
+// pools, as objdump does, so data words are never taken for instructions.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,6 +21,7 @@ struct Instruction {
   uint64_t offset = 0;  // from the function start
   uint16_t size = 0;
   std::string text;     // "mov rbp, rsp"
+  bool data = false;    // arm/aarch64 literal pool ($d mapping symbol), not code
 };
 
 struct Disassembly {

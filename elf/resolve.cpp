@@ -45,20 +45,23 @@ Result<UprobeSite> place(Binary& binary, const Symbol& sym, uint64_t offset,
                     std::string(sym.binding_name()) + (sym.ifunc() ? " IFUNC" : " FUNC") +
                     ", size " + std::to_string(sym.size) + ") at " + hex(sym.address) +
                     (offset ? " + " + std::to_string(offset) + " = " + hex(address) : ""));
+  // The boundary check first: it also refuses offsets past the function's end.
+  std::string boundary;
+  if (options.unsafe) {
+    boundary = "instruction-boundary check skipped (--unsafe)";
+  } else if (offset == 0) {
+    boundary = "offset 0 is the function's first instruction";
+  } else {
+    if (Status s = check_instruction_boundary(file, sym, offset, name); !s) return s.error();
+    boundary = name + "+" + std::to_string(offset) + " starts an instruction (checked with " +
+               "Capstone from the function start)";
+  }
   auto placed = code_offset(file, address, "'" + name + "'");
   if (!placed) return placed.error();
   note(explain, "address " + hex(address) + " lies in " + describe(*placed->segment));
   note(explain, "file offset = " + hex(address) + " - " + hex(placed->segment->vaddr) + " + " +
                     hex(placed->segment->offset) + " = " + hex(placed->file_offset));
-  if (options.unsafe) {
-    note(explain, "instruction-boundary check skipped (--unsafe)");
-  } else if (offset == 0) {
-    note(explain, "offset 0 is the function's first instruction");
-  } else {
-    if (Status s = check_instruction_boundary(file, sym, offset, name); !s) return s.error();
-    note(explain, name + "+" + std::to_string(offset) + " starts an instruction (checked with " +
-                      "Capstone from the function start)");
-  }
+  note(explain, boundary);
   return UprobeSite{binary.path(), placed->file_offset, address, 0, name, offset};
 }
 
