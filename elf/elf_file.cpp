@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -159,10 +160,16 @@ Result<ElfFile> ElfFile::validate(std::shared_ptr<Image> image) {
 
   // Section headers: the table, the name table, then every section's bytes.
   size_t shnum = 0, shstrndx = 0;
+  // Checked from the header itself: libelf quietly reports no sections when e_shoff points
+  // past the end, which would make a corrupt file look merely stripped.
+  size_t shent = file.class_ == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+  if (ehdr.e_shoff != 0 && !fits(ehdr.e_shoff, std::max<uint64_t>(ehdr.e_shnum, 1) * shent, image->size))
+    return file.error("section header table (offset " + hex(ehdr.e_shoff) + ", " +
+                      std::to_string(ehdr.e_shnum) + " entries) extends past the end of the file (" +
+                      std::to_string(image->size) + " bytes); the file is truncated or corrupt");
   if (elf_getshdrnum(image->elf, &shnum) != 0)
     return file.error(std::string("bad section header count: ") + elf_errmsg(-1));
   if (shnum > 0) {
-    size_t shent = file.class_ == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
     if (!fits(ehdr.e_shoff, uint64_t(shnum) * shent, image->size))
       return file.error("section header table (offset " + hex(ehdr.e_shoff) + ", " +
                         std::to_string(shnum) + " entries) extends past the end of the file (" +
