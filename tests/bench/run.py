@@ -44,7 +44,7 @@ def main():
         print(f"bench: {row.NAME}", file=sys.stderr, flush=True)
         measures += row.measure(ctx)
 
-    command = "make bench" if not args.rows else f"tests/bench/run.py --rows {args.rows}"
+    command = " ".join(["tests/bench/run.py", *sys.argv[1:]])
     text = report.document(machine.header(repo, ctx.tools, args.runs, args.warmup, command),
                            measures)
     out = args.out or os.path.join(build, "bench.md")
