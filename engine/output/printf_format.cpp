@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/lang/type_names.h"
 #include "engine/output/layout.h"
 #include "engine/output/number_text.h"
 
@@ -113,27 +114,11 @@ ArgClass PrintfFormat::arg_class(size_t i) const {
 }
 
 std::string printf_type_name(const Type& type) {
-  switch (type.kind) {
-    case TypeKind::None: return "none";
-    case TypeKind::Integer: return "integer";
-    case TypeKind::String: return "string";
-    case TypeKind::Tuple: return "tuple";
-    case TypeKind::Count: return "count";
-    case TypeKind::Sum: return "sum";
-    case TypeKind::Min: return "min";
-    case TypeKind::Max: return "max";
-    case TypeKind::Avg: return "avg";
-    case TypeKind::Stats: return "stats";
-    case TypeKind::Hist: return "hist";
-    case TypeKind::LHist: return "lhist";
-    case TypeKind::UStack: return "ustack";
-    case TypeKind::KStack: return "kstack";
-    case TypeKind::USym: return "usym";
-    case TypeKind::KSym: return "ksym";
-    case TypeKind::Buffer: return "buffer";
-    case TypeKind::Timestamp: return "timestamp";
-    default: return "value";  // kinds added later name themselves here
-  }
+  // bpftrace's printf check names the plain kinds by their enum ("integer", "string"); the
+  // rest read as in its other messages.
+  if (type.is_integer()) return "integer";
+  if (type.is_string()) return "string";
+  return lang::type_name(type);
 }
 
 Result<PrintfFormatter> PrintfFormatter::make(std::string_view fmt, std::vector<Type> arg_types) {
