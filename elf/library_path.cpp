@@ -32,7 +32,7 @@ std::string basename_of(std::string_view path) {
 bool library_name_matches(std::string_view want, std::string_view file) {
   if (file == want) return true;
   auto starts = [&](std::string_view prefix) {
-    return file.size() > prefix.size() && file.substr(0, prefix.size()) == prefix;
+    return file.size() >= prefix.size() && file.substr(0, prefix.size()) == prefix;
   };
   std::string w(want);
   if (starts(w + ".so") || starts(w + "-")) return true;

@@ -26,6 +26,24 @@ std::string error_of(const std::string& bytes) {
   return f.error().message();
 }
 
+// A copy of `bytes` with one field of the named section's header changed.
+template <class F>
+std::string with_section_header(const std::string& bytes, const char* name, F change) {
+  auto file = load(bytes);
+  REQUIRE(file);
+  const Section* sec = file->section(name);
+  REQUIRE(sec);
+  Elf64_Ehdr h;
+  memcpy(&h, bytes.data(), sizeof h);
+  std::string b = bytes;
+  Elf64_Shdr sh;
+  size_t at = h.e_shoff + sec->index * sizeof sh;
+  memcpy(&sh, b.data() + at, sizeof sh);
+  change(sh);
+  memcpy(b.data() + at, &sh, sizeof sh);
+  return b;
+}
+
 Elf64_Ehdr header(const std::string& bytes) {
   Elf64_Ehdr h;
   memcpy(&h, bytes.data(), sizeof h);
@@ -92,32 +110,17 @@ TEST_CASE("malformed files are refused with what is wrong") {
     CHECK(msg.find("past the end") != std::string::npos);
   }
   SUBCASE("a section's contents past the end") {
-    std::string b = original;
-    // The .note.stapsdt section header: its offset moved beyond the file.
     auto file = load(original);
     REQUIRE(file);
-    const Section* notes = file->section(".note.stapsdt");
-    REQUIRE(notes);
-    Elf64_Shdr sh;
-    size_t at = h.e_shoff + notes->index * sizeof sh;
-    memcpy(&sh, b.data() + at, sizeof sh);
-    sh.sh_offset = 0xffffffffffff0000ull;
-    memcpy(b.data() + at, &sh, sizeof sh);
+    size_t index = file->section(".note.stapsdt")->index;
+    std::string b = with_section_header(original, ".note.stapsdt",
+                                        [](Elf64_Shdr& sh) { sh.sh_offset = 0xffffffffffff0000ull; });
     std::string msg = error_of(b);
-    CHECK(msg.find("section " + std::to_string(notes->index)) != std::string::npos);
+    CHECK(msg.find("section " + std::to_string(index)) != std::string::npos);
     CHECK(msg.find("past the end") != std::string::npos);
   }
   SUBCASE("a symbol table whose string table index is out of range") {
-    std::string b = original;
-    auto file = load(original);
-    REQUIRE(file);
-    const Section* symtab = file->section(".symtab");
-    REQUIRE(symtab);
-    Elf64_Shdr sh;
-    size_t at = h.e_shoff + symtab->index * sizeof sh;
-    memcpy(&sh, b.data() + at, sizeof sh);
-    sh.sh_link = 60000;
-    memcpy(b.data() + at, &sh, sizeof sh);
+    std::string b = with_section_header(original, ".symtab", [](Elf64_Shdr& sh) { sh.sh_link = 60000; });
     auto mutated = load(b);
     REQUIRE(mutated);
     auto table = SymbolTable::read(*mutated);
