@@ -67,7 +67,8 @@ int disassemble_file(const std::string& in, Dialect dialect) {
     Result<Instruction> insn = decode_at(*slots, i);
     if (!insn) {
       // Keep going: the rest of the listing is still useful; name every bad slot.
-      std::printf("%s<undecodable>\n", listing_prefix(i, (*slots)[i].code, options).c_str());
+      std::printf("%s<undecodable: %s>\n", listing_prefix(i, (*slots)[i].code, options).c_str(),
+                  insn.error().detail.c_str());
       std::fprintf(stderr, "bpfasm: %s: %s\n", in.c_str(), insn.error().message().c_str());
       status = 1;
       ++i;
