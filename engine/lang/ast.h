@@ -21,7 +21,9 @@ enum class ExprKind : uint8_t {
   Variable,  // name: "$x"
   Map,       // name: "@m" or "@"; operands: the keys (empty for a scalar map); sema: map_id
   Call,      // name: "printf"; operands: the arguments; sema: call_id (printf/time format)
-  Unary,     // op: Neg, BitNot, LogNot; operands[0]
+  Unary,     // op: Neg, BitNot, LogNot; operands[0]. Neg and BitNot of a 1- or 2-byte
+             // operand are computed at its width and zero-extended, as bpftrace 0.17 does
+             // (~(uint8)0 == 255, ~(int16)0 == 65535; checked by lang_oracle_test)
   Binary,    // op; operands[0], operands[1]
   Ternary,   // operands: condition, then, else
   IncDec,    // op: Inc/Dec; postfix; operands[0] is a Variable or Map
@@ -96,6 +98,7 @@ struct Stmt {
   Span span;
   ExprPtr target;                // Assign
   Op op = Op::None;              // Assign: compound operator (Add for +=), None for plain =
+  Span op_span;                  // Assign: the '=' or 'op=' token
   ExprPtr expr;                  // Expr: the expression; Assign: the value; If/While: condition
   std::vector<StmtPtr> body;
   std::vector<StmtPtr> else_body;

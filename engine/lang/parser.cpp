@@ -231,9 +231,7 @@ class Parser {
         block_like = true;
         take();
         auto s = stmt(StmtKind::While, start);
-        expect(Tok::LParen, "after 'while'");
-        s->expr = expr();
-        expect(Tok::RParen, "after the while condition");
+        s->expr = parenthesised_condition("'while'");
         s->body = braced_block("to open the while body");
         return s;
       }
@@ -273,19 +271,27 @@ class Parser {
                         "' must be a map (@m, @m[k]) or a variable ($x)");
     auto s = stmt(StmtKind::Assign, e->span);
     s->op = compound;
+    s->op_span = op.span;
     s->target = std::move(e);
     s->expr = expr();
     s->span = Span::join(s->span, s->expr->span);
     return s;
   }
 
+  // `( expr )` after if/while; like bpftrace, the condition's extent includes the parentheses.
+  ExprPtr parenthesised_condition(const std::string& keyword) {
+    Token open = expect(Tok::LParen, ("after " + keyword).c_str());
+    ExprPtr e = expr();
+    expect(Tok::RParen, ("to close the " + keyword + " condition").c_str());
+    e->span = Span::join(e->span, {open.span.begin, lex_.offset()});
+    return e;
+  }
+
   StmtPtr if_statement() {
     Nest n(*this, peek().span);
     Token kw = take();
     auto s = stmt(StmtKind::If, kw.span);
-    expect(Tok::LParen, "after 'if'");
-    s->expr = expr();
-    expect(Tok::RParen, "after the if condition");
+    s->expr = parenthesised_condition("'if'");
     s->body = braced_block("to open the if body");
     if (accept(Tok::KwElse)) {
       s->has_else = true;
@@ -501,7 +507,11 @@ class Parser {
         Nest n(*this, t.span);
         std::vector<ExprPtr> items = list(Tok::RParen, "to close '('");
         if (items.empty()) fail(t.span, "empty parentheses: expected an expression");
-        if (items.size() == 1) return std::move(items[0]);
+        if (items.size() == 1) {
+          // The parentheses belong to the expression's extent (bpftrace's carets include them).
+          items[0]->span = Span::join(items[0]->span, {t.span.begin, lex_.offset()});
+          return std::move(items[0]);
+        }
         ExprPtr e = node(ExprKind::Tuple, t.span, std::move(items));
         e->span.end = std::max(e->span.end, lex_.offset());
         return e;

@@ -137,7 +137,7 @@ void Checker::assign_variable(Stmt& s) {
     return;
   }
   if (!compatible(it->second, value)) {
-    error(var.span, "Type mismatch for " + var.name + ": trying to assign value of type '" + type_name(value) +
+    error(s.op_span, "Type mismatch for " + var.name + ": trying to assign value of type '" + type_name(value) +
                         "' when variable already contains a value of type '" + type_name(it->second) + "'");
     return;
   }

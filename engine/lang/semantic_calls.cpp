@@ -155,7 +155,9 @@ void Checker::call_map_function(Expr& e, const char* fn, bool keys_allowed) {
     error(e.span, std::string("The map passed to ") + fn + "() should not be indexed by a key");
     return;
   }
+  bool first_use = info_.find_map(m.name) < 0;
   MapInfo* info = map_for(m, false);
+  if (first_use) info->first_use = e.span;  // "Undefined map" then points at the call, as in bpftrace
   m.type = info->value;
   if (keys_allowed && m.operands.empty() && !info->key.empty())
     error(e.span, std::string(fn) + "() needs the key of the element to remove: " + fn + "(" + m.name + "[...])");

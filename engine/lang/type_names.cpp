@@ -32,15 +32,6 @@ std::string type_name(const Type& t) {
   return "?";
 }
 
-bool is_integral(const Type& t) {
-  switch (t.kind) {
-    case TypeKind::Integer:
-    case TypeKind::Count:
-    case TypeKind::Sum:
-    case TypeKind::Min:
-    case TypeKind::Max: return true;
-    default: return false;
-  }
-}
+bool is_integral(const Type& t) { return t.kind == TypeKind::Integer; }
 
 }  // namespace rawprobe::lang

@@ -8,7 +8,8 @@
 namespace rawprobe::lang {
 
 std::string type_name(const Type& t);
-// Integer or a per-map aggregation that reads as an integer (count, sum, min, max).
+// A plain integer. Aggregations (count, sum, ...) are not: bpftrace 0.17 rejects
+// `@c == 3` for a count map with "Type mismatch for '=='", and so do we.
 bool is_integral(const Type& t);
 
 }  // namespace rawprobe::lang

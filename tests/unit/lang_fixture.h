@@ -1,0 +1,52 @@
+// Test support for the lang_* unit tests: running the front end on a script, with
+// tracepoint layouts read from this machine's tracefs `format` files at test time.
+#pragma once
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "engine/lang/frontend.h"
+
+namespace rawprobe::test {
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Format text captured from /sys/kernel/tracing once per test run; tests that need it skip
+// (with a message) when tracefs is not readable.
+inline const std::string& tracefs_format(const std::string& category, const std::string& name) {
+  static std::map<std::string, std::string> cache;
+  std::string key = category + "/" + name;
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, read_text("/sys/kernel/tracing/events/" + key + "/format")).first;
+  return it->second;
+}
+
+inline bool tracefs_readable() { return !tracefs_format("syscalls", "sys_enter_read").empty(); }
+
+// Exact names only (no wildcard expansion), fed from the captured format text.
+class CapturedTracepoints : public lang::TracepointCatalog {
+ public:
+  std::vector<std::pair<std::string, std::string>> match(const std::string& category, const std::string& name) override {
+    if (tracefs_format(category, name).empty()) return {};
+    return {{category, name}};
+  }
+  Result<std::vector<lang::TracepointField>> fields(const std::string& category, const std::string& name) override {
+    return lang::parse_tracepoint_format(tracefs_format(category, name));
+  }
+};
+
+inline lang::FrontEndResult front_end(const std::string& text, const std::string& name = "test.bt") {
+  static CapturedTracepoints catalog;
+  lang::SourceFile src(name, text);
+  lang::SemanticOptions opts;
+  opts.tracepoints = &catalog;
+  return lang::run_front_end(src, opts);
+}
+
+}  // namespace rawprobe::test
