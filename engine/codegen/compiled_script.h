@@ -21,6 +21,18 @@
 //   kAsyncTime               time("fmt"): { u64 id; u64 format } (ProgramInfo::time_formats)
 //   kAsyncPrintValue         print(expr): { u64 id; u64 value_id; bytes... } (print_values)
 // `map` above is the index into ProgramInfo::maps (user maps), never a kernel fd.
+// Every field is a u64 in native byte order; records are C structs (engine/output/layout.h).
+//
+// Values that are indices rather than data:
+//   Probe (the `probe` builtin)   u64 index into CompiledScript::probe_names
+//   USym (`func` in user probes)  { u64 ip; u64 pid }: the probed instruction's runtime
+//                                 address and the process, as bpftrace writes it
+//   KSym (`func` in kernel probes) u64 ip
+//
+// `elapsed` reads the u64 at offset 0 of the one-entry array map `start_time_map`: the
+// runtime must write CLOCK_MONOTONIC in nanoseconds there (bpf_ktime_get_ns() is that clock)
+// before attaching. Big printf records are built in `scratch_map`, a one-entry per-CPU array,
+// instead of the 512-byte stack.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,6 +40,7 @@
 
 #include "bpfasm/builder.h"
 #include "engine/base/types.h"
+#include "engine/lang/source.h"
 #include "engine/probes/provider.h"
 
 namespace rawprobe::codegen {
@@ -44,6 +57,8 @@ inline constexpr uint64_t kAsyncPrintValue = kAsyncBase + 5;
 // bpf::MapHandle id the programs use.
 struct MapDef {
   std::string name;          // "@start", or internal maps: ".events", ".scratch", ...
+                             // (the kernel accepts only [A-Za-z0-9_.] in object names:
+                             // pass kernel_object_name(name) to BPF_MAP_CREATE)
   uint32_t type = 0;         // BPF_MAP_TYPE_*
   uint32_t key_size = 0;
   uint32_t value_size = 0;   // per-CPU maps: one CPU's value
@@ -75,7 +90,22 @@ struct CompiledScript {
   int events_map = -1;              // index into maps: the ring buffer or perf event array
   bool events_use_ringbuf = true;   // false: BPF_MAP_TYPE_PERF_EVENT_ARRAY, one buffer per CPU
   std::vector<PrintValue> print_values;
+  std::vector<std::string> probe_names;  // a Probe value indexes this: "uprobe:/tmp/fun:foo"
+  int start_time_map = -1;          // index into maps, or -1 when no program reads `elapsed`
+  int scratch_map = -1;             // index into maps, or -1 when no record needed it
 };
+
+// A map or program name the kernel accepts (BPF_OBJ_NAME_LEN 16, [A-Za-z0-9_.]): "@start"
+// becomes "start", "@" becomes "_", other characters become '_'.
+inline std::string kernel_object_name(const std::string& name) {
+  std::string out;
+  for (char c : name.substr(name.size() > 1 && name[0] == '@' ? 1 : 0)) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.';
+    out += ok ? c : '_';
+    if (out.size() == 15) break;
+  }
+  return out;
+}
 
 struct CompileOptions {
   bool ringbuf = true;        // the kernel has BPF_MAP_TYPE_RINGBUF (5.8)
@@ -84,6 +114,11 @@ struct CompileOptions {
   uint32_t map_max_entries = 4096;    // bpftrace's default for keyed maps
   uint32_t ncpus = 1;                 // possible CPUs (per-CPU value size, perf array size)
   std::string source_name;            // for annotations: "script.bt" or "-e"
+  // The script's text: annotations quote its lines and errors point into it. May be null
+  // (annotations then give only line numbers).
+  const lang::SourceFile* source = nullptr;
+  // How attach() will be called: decides the load plan (multi links, cookies).
+  probes::AttachOptions attach;
 };
 
 }  // namespace rawprobe::codegen

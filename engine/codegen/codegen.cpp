@@ -1,0 +1,186 @@
+// compile(): the maps of the script, then one program per probe block and provider (with
+// cookies), or per point (without).
+#include "engine/codegen/codegen.h"
+
+#include <linux/bpf.h>
+
+#include <algorithm>
+
+#include "engine/codegen/gen.h"
+#include "engine/output/map_print.h"
+
+namespace rawprobe::codegen {
+
+using lang::Expr;
+using lang::ExprKind;
+
+namespace {
+
+bool is_aggregation(TypeKind k) { return k >= TypeKind::Count && k <= TypeKind::LHist; }
+
+// lhist(v, min, max, step) parameters of map `id`, from its first lhist() assignment.
+void find_lhist(const std::vector<lang::StmtPtr>& body, int id, std::array<int64_t, 3>& out) {
+  for (const lang::StmtPtr& s : body) {
+    if (s->kind == lang::StmtKind::Assign && s->target->kind == ExprKind::Map && s->target->map_id == id &&
+        s->expr->kind == ExprKind::Call && s->expr->name == "lhist" && s->expr->operands.size() == 4) {
+      for (int i = 0; i < 3; ++i) out[i] = static_cast<int64_t>(s->expr->operands[i + 1]->int_value);
+      return;
+    }
+    find_lhist(s->body, id, out);
+    find_lhist(s->else_body, id, out);
+  }
+}
+
+std::string program_name(const probes::AttachPoint& p) {
+  std::string base = !p.func.empty() ? p.func : !p.event.empty() ? p.event : lang::probe_kind_name(p.kind);
+  return kernel_object_name(base);
+}
+
+}  // namespace
+
+ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptions& options, CompiledScript& out)
+    : program_(program), options_(options), out_(out) {
+  const auto& maps = program.info.maps;
+  for (size_t id = 0; id < maps.size(); ++id) {
+    const lang::MapInfo& m = maps[id];
+    StructLayout key = m.key.empty() ? StructLayout{{0}, 8, 8} : layout_of(m.key);
+    std::array<int64_t, 3> lhist{0, 0, 1};
+    if (m.value.kind == TypeKind::LHist)
+      for (const lang::ProbeBlock& p : program.ast.probes) find_lhist(p.body, static_cast<int>(id), lhist);
+    MapDesc desc{m.name, m.key, m.value, 1, lhist[0], lhist[1], lhist[2]};
+    uint32_t value_size = std::max<uint32_t>(map_slot_size(desc), 1);
+    MapDef def;
+    def.name = m.name;
+    def.type = is_aggregation(m.value.kind) ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
+    def.key_size = key.size;
+    def.value_size = value_size;
+    def.max_entries = options.map_max_entries;
+    def.user_map = static_cast<int>(id);
+    user_maps_.push_back(static_cast<uint32_t>(out.maps.size()));
+    out.maps.push_back(def);
+    key_layouts_.push_back(key);
+    value_sizes_.push_back(value_size);
+    lhist_.push_back(lhist);
+  }
+}
+
+bool ScriptState::per_cpu(int id) const { return is_aggregation(program_.info.maps[id].value.kind); }
+
+uint32_t ScriptState::events_map() {
+  if (out_.events_map < 0) {
+    MapDef def;
+    def.name = ".events";
+    if (options_.ringbuf) {
+      def.type = BPF_MAP_TYPE_RINGBUF;
+      def.max_entries = options_.ringbuf_bytes;
+    } else {
+      def.type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+      def.key_size = 4;
+      def.value_size = 4;
+      def.max_entries = std::max<uint32_t>(options_.ncpus, 1);
+    }
+    out_.events_map = static_cast<int>(out_.maps.size());
+    out_.events_use_ringbuf = options_.ringbuf;
+    out_.maps.push_back(def);
+  }
+  return static_cast<uint32_t>(out_.events_map);
+}
+
+uint32_t ScriptState::start_time_map() {
+  if (out_.start_time_map < 0) {
+    out_.start_time_map = static_cast<int>(out_.maps.size());
+    out_.maps.push_back(MapDef{".start", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
+  }
+  return static_cast<uint32_t>(out_.start_time_map);
+}
+
+uint32_t ScriptState::scratch_map(uint32_t size) {
+  if (out_.scratch_map < 0) {
+    out_.scratch_map = static_cast<int>(out_.maps.size());
+    out_.maps.push_back(MapDef{".scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0, -1});
+  }
+  MapDef& def = out_.maps[out_.scratch_map];
+  def.value_size = std::max(def.value_size, (size + 7) / 8 * 8);
+  return static_cast<uint32_t>(out_.scratch_map);
+}
+
+uint32_t ScriptState::zero_map(uint32_t size) {
+  int index = -1;
+  for (size_t i = 0; i < out_.maps.size(); ++i)
+    if (out_.maps[i].name == ".zero") index = static_cast<int>(i);
+  if (index < 0) {
+    index = static_cast<int>(out_.maps.size());
+    out_.maps.push_back(MapDef{".zero", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
+  }
+  MapDef& def = out_.maps[index];
+  def.value_size = std::max(def.value_size, (size + 7) / 8 * 8);
+  return static_cast<uint32_t>(index);
+}
+
+uint64_t ScriptState::add_print_value(const Type& type) {
+  out_.print_values.push_back(PrintValue{type});
+  return out_.print_values.size() - 1;
+}
+
+Result<CompiledScript> compile(const lang::CheckedProgram& program,
+                               const std::vector<std::vector<probes::AttachPoint>>& points_per_block,
+                               const CompileOptions& options) {
+  CompiledScript out;
+  ScriptState state(program, options, out);
+  const auto& blocks = program.ast.probes;
+  if (points_per_block.size() != blocks.size())
+    return make_error("compile script", options.source_name,
+                      "got attach points for " + std::to_string(points_per_block.size()) + " probe blocks, the script has " +
+                          std::to_string(blocks.size()));
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const std::vector<probes::AttachPoint>& points = points_per_block[b];
+    if (points.empty()) return make_error("compile probe block " + std::to_string(b + 1), options.source_name, "it has no attach points");
+    // One attach() call per provider: group the block's points by it, keeping their order.
+    std::vector<std::vector<size_t>> groups;
+    std::vector<const probes::Provider*> providers;
+    for (size_t i = 0; i < points.size(); ++i) {
+      const probes::Provider* p = &probes::provider_for(points[i].kind);
+      auto it = std::find(providers.begin(), providers.end(), p);
+      if (it == providers.end()) {
+        providers.push_back(p);
+        groups.push_back({i});
+      } else {
+        groups[it - providers.begin()].push_back(i);
+      }
+    }
+    for (const std::vector<size_t>& group : groups) {
+      std::vector<probes::AttachPoint> subset;
+      for (size_t i : group) subset.push_back(points[i]);
+      probes::LoadPlan plan = probes::load_plan(subset, options.attach);
+      std::vector<std::vector<size_t>> programs;
+      if (plan.cookies || group.size() == 1) programs.push_back(group);
+      else
+        for (size_t i : group) programs.push_back({i});
+      for (const std::vector<size_t>& serves : programs) {
+        CompiledProgram prog;
+        prog.block = b;
+        prog.points = serves;
+        prog.plan = plan;
+        ProgramTarget target{b, {}, plan, out.probe_names.size()};
+        for (size_t i : serves) {
+          target.points.push_back(&points[i]);
+          out.probe_names.push_back(points[i].name);
+        }
+        const probes::AttachPoint& first = points[serves.front()];
+        prog.name = program_name(first);
+        prog.description = first.name;
+        if (serves.size() > 1) prog.description += " (+" + std::to_string(serves.size() - 1) + " more)";
+        if (options.source) {
+          lang::LineCol at = options.source->position(blocks[b].span.begin);
+          prog.description += " (" + options.source->name() + ":" + std::to_string(at.line) + ")";
+        }
+        ProgramGen gen(state, blocks[b], target, prog.code);
+        if (Status s = gen.generate(); !s) return s.error();
+        out.programs.push_back(std::move(prog));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace rawprobe::codegen

@@ -1,0 +1,203 @@
+// Code generation of one BPF program (one probe block, or one program type / one point of
+// it), private to engine/codegen. The parts live in gen_*.cpp by job:
+//   gen_program.cpp   prologue, predicate, statements, epilogue
+//   gen_int.cpp       integer expressions (operators, casts, ternary, ++/--)
+//   gen_cond.cpp      conditions as jumps (comparisons, && || !, string ==)
+//   gen_place.cpp     aggregates written to memory (strings, tuples), copies, compares
+//   gen_maps.cpp      map keys, reads, writes, aggregations, delete
+//   gen_builtins.cpp  pid, comm, argN, args->field, probe, func, ...
+//   gen_usdt.cpp      USDT arguments from their specs
+//   gen_calls.cpp     printf, time, print, clear, zero, exit, str: async events
+//
+// Integers live in 64-bit registers, already extended by their type (signed: sign-extended,
+// unsigned: zero-extended), so a 64-bit operation is always right.
+#pragma once
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bpfasm/builder.h"
+#include "engine/codegen/codegen.h"
+#include "engine/codegen/frame.h"
+#include "engine/output/layout.h"
+
+namespace rawprobe::codegen {
+
+// An integer operand: an immediate or a temporary.
+// A variable's stack slot is used in place (not owned: releasing it does nothing).
+struct IntVal {
+  bool is_imm = false;
+  int64_t imm = 0;
+  Temp temp;
+  bool is_slot = false;
+  int32_t slot = 0;
+  static IntVal constant(int64_t v) { return {true, v, {}, false, 0}; }
+  static IntVal stack_slot(int32_t off) { return {false, 0, {}, true, off}; }
+};
+
+// Where an aggregate is written: r10 + off, or (*ptr) + off with the pointer in a temporary
+// (a per-CPU scratch map value for records too big for the stack).
+struct Place {
+  int32_t off = 0;
+  Temp ptr;  // invalid: on the stack
+  bool on_stack() const { return !ptr.valid(); }
+  Place at(int32_t delta) const { return {off + delta, ptr}; }
+};
+
+// What every program of the script shares: the maps being defined and the tables that grow
+// as programs are generated.
+class ScriptState {
+ public:
+  ScriptState(const lang::CheckedProgram& program, const CompileOptions& options, CompiledScript& out);
+  const lang::ProgramInfo& info() const { return program_.info; }
+  const CompileOptions& options() const { return options_; }
+  CompiledScript& out() { return out_; }
+
+  // MapDef index of user map `id` (ProgramInfo::maps).
+  uint32_t user_map(int id) const { return user_maps_[id]; }
+  // Key layout of a user map (C struct of its parts; keyless: one u64).
+  const StructLayout& key_layout(int id) const { return key_layouts_[id]; }
+  uint32_t key_size(int id) const { return key_layouts_[id].size; }
+  uint32_t value_size(int id) const { return value_sizes_[id]; }
+  bool per_cpu(int id) const;
+  int64_t lhist_param(int id, int which) const { return lhist_[id][which]; }
+
+  uint32_t events_map();                    // created on first use
+  uint32_t start_time_map();                // created on first use
+  uint32_t scratch_map(uint32_t size);      // grown to the largest record
+  uint32_t zero_map(uint32_t size);         // an all-zero value, grown to the largest need
+  uint64_t add_print_value(const Type& type);
+
+ private:
+  const lang::CheckedProgram& program_;
+  const CompileOptions& options_;
+  CompiledScript& out_;
+  std::vector<uint32_t> user_maps_;
+  std::vector<StructLayout> key_layouts_;
+  std::vector<uint32_t> value_sizes_;
+  std::vector<std::array<int64_t, 3>> lhist_;
+};
+
+// The points one program serves, in cookie order.
+struct ProgramTarget {
+  size_t block = 0;
+  std::vector<const probes::AttachPoint*> points;
+  probes::LoadPlan plan;
+  uint64_t first_probe_id = 0;  // probe_names index of points[0]; the rest follow in order
+};
+
+class ProgramGen {
+ public:
+  ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const ProgramTarget& target, bpf::Builder& b);
+  // Generates the whole program; the first error found, if any.
+  Status generate();
+
+ private:
+  // --- gen_program.cpp
+  void statements(const std::vector<lang::StmtPtr>& body);
+  void statement(const lang::Stmt& s);
+  void assign(const lang::Stmt& s);
+  void annotate(lang::Span span);
+  void fail(lang::Span span, std::string message);
+  bool reads_context() const;
+  bool is_user_probe() const;
+
+  // --- gen_int.cpp
+  IntVal gen_int(const lang::Expr& e);
+  IntVal binary(const lang::Expr& e);
+  IntVal unary(const lang::Expr& e);
+  IntVal cast(const lang::Expr& e);
+  IntVal ternary_int(const lang::Expr& e);
+  IntVal incdec(const lang::Expr& e);
+  IntVal bool_value(const lang::Expr& e);
+  // a op b with bpftrace 0.17's semantics (see gen_int.cpp); consumes a and b.
+  IntVal apply(lang::Op op, IntVal& a, IntVal& b, bool is_signed);
+  // Registers and temporaries.
+  bpf::Reg use(const IntVal& v, bpf::Reg scratch);  // the value in a register
+  IntVal to_temp(bpf::Reg r);                        // copies r into a new temporary
+  Temp own(IntVal& v);                               // a temporary holding v (v moved)
+  void set(Temp t, bpf::Reg r);                      // t = r
+  bpf::Reg target_reg(Temp t, bpf::Reg scratch) const;  // where to compute t's new value
+  bpf::Reg acquire(Temp t, bpf::Reg scratch);           // t's value in a register
+  void release(IntVal& v);
+  void load_imm(bpf::Reg r, int64_t v);
+  // Extends the low `bytes` of r to 64 bits (signed or not).
+  void extend(bpf::Reg r, uint32_t bytes, bool is_signed);
+  IntVal variable_int(const lang::Expr& e);
+
+  // --- gen_cond.cpp
+  // Jumps to `target` when e's truth equals `when`; falls through otherwise.
+  void branch(const lang::Expr& e, bool when, bpf::Label target);
+  void compare_branch(const lang::Expr& e, bool when, bpf::Label target);
+
+  // --- gen_place.cpp
+  void write(const lang::Expr& e, const Type& slot, Place dst);  // e into a slot of type `slot`
+  void store_int(const IntVal& v, uint32_t size, Place dst);
+  bpf::Reg place_base(Place p, bpf::Reg scratch);              // register to address p from
+  void place_address(bpf::Reg dst, Place p);                    // dst = address of p
+  void zero(Place dst, uint32_t size);
+  // Copies n bytes; `src_base` holds the source address (a register not clobbered: r10 or a
+  // pointer register), `src_off` the offset from it.
+  void copy(Place dst, bpf::Reg src_base, int32_t src_off, uint32_t n);
+  void string_literal(const std::string& text, uint32_t slot, Place dst);
+  // An aggregate value on the stack (a fresh slot), for comparing or copying.
+  Place materialize(const lang::Expr& e);
+  void string_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target);
+  int32_t variable_slot(const lang::Expr& var);
+
+  // --- gen_maps.cpp
+  Place map_key(const lang::Expr& map);
+  void key_address(bpf::Reg dst, Place key);
+  void lookup(const lang::Expr& map, Place key);          // r0 = value pointer or null
+  IntVal map_read_int(const lang::Expr& map);
+  void map_read_into(const lang::Expr& map, uint32_t size, Place dst);
+  void map_write(const lang::Expr& map, const lang::Expr& value);
+  void map_write_int(const lang::Expr& map, Place key, const IntVal& v);
+  void map_update(const lang::Expr& map, Place key, Place value);
+  void aggregate(const lang::Expr& map, const lang::Expr& call);
+  void map_delete(const lang::Expr& map);
+
+  // --- gen_builtins.cpp
+  IntVal builtin_int(const lang::Expr& e);
+  void builtin_into(const lang::Expr& e, Place dst);          // comm, func
+  IntVal field_int(const lang::Expr& e);
+  void field_into(const lang::Expr& e, uint32_t slot, Place dst);
+  IntVal context_reg(const arch::RegSlot& slot);
+  IntVal arg(const lang::Expr& e);
+  IntVal probe_id();
+  IntVal cookie();
+  const arch::Table& arch_table(lang::Span span);
+
+  // --- gen_usdt.cpp
+  IntVal usdt_arg(const lang::Expr& e);
+  void usdt_arg_into(const probes::AttachPoint& point, uint32_t index, lang::Span span, Temp dst);
+
+  // --- gen_calls.cpp
+  void call_statement(const lang::Expr& e);
+  void printf_call(const lang::Expr& e);
+  void simple_event(uint64_t id, std::initializer_list<uint64_t> fields);
+  void print_call(const lang::Expr& e);
+  void output_event(Place record, uint32_t size);
+  void str_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user);
+
+  ScriptState& script_;
+  const lang::ProbeBlock& block_;
+  const ProgramTarget& target_;
+  bpf::Builder& b_;
+  StackFrame frame_;
+  RegPool regs_;
+  bool ctx_in_r6_ = false;
+  bpf::Label exit_label_;
+  std::map<std::string, int32_t> variables_;   // $x -> stack offset
+  std::map<std::string, Type> variable_types_;
+  struct Loop {
+    bpf::Label top, end;
+  };
+  std::vector<Loop> loops_;
+  std::optional<Error> error_;
+};
+
+}  // namespace rawprobe::codegen

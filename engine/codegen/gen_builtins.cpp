@@ -1,0 +1,206 @@
+// Builtins and the probe context.
+//   pid, tid         bpf_get_current_pid_tgid(): pid = r0 >> 32, tid = (u32)r0
+//   uid, gid         bpf_get_current_uid_gid():  uid = (u32)r0, gid = r0 >> 32
+//   nsecs            bpf_ktime_get_ns() (CLOCK_MONOTONIC)
+//   elapsed          nsecs - the start time the runtime stored in `.start` (direct value load)
+//   cpu, curtask, rand, cgroup   one helper each
+//   comm             bpf_get_current_comm(dst, 16)
+//   retval, argN     pt_regs slots of the point's arch table (r6 = ctx); argN past the
+//                    argument registers from the stack where the ABI puts them
+//   args->f          tracepoint record at the field's offset (the context itself)
+//   probe            an index into CompiledScript::probe_names: a constant, or with cookies
+//                    first id + bpf_get_attach_cookie() (the point's index)
+//   func             { ip, pid } for user probes (ip is the probed address), ip for kernel ones
+#include "engine/codegen/gen.h"
+
+namespace rawprobe::codegen {
+
+using bpf::Helper;
+using bpf::Reg;
+using bpf::Size;
+using lang::BuiltinId;
+using lang::Expr;
+
+namespace {
+
+Size load_size(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return Size::B;
+    case 2: return Size::H;
+    case 4: return Size::W;
+    default: return Size::DW;
+  }
+}
+
+}  // namespace
+
+const arch::Table& ProgramGen::arch_table(lang::Span) {
+  const arch::Table* t = target_.points.front()->arch;
+  return t ? *t : arch::host();
+}
+
+IntVal ProgramGen::context_reg(const arch::RegSlot& slot) {
+  Temp t = regs_.take();
+  Reg r = target_reg(t, bpf::R1);
+  b_.load(load_size(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
+  set(t, r);
+  return IntVal{false, 0, t, false, 0};
+}
+
+IntVal ProgramGen::cookie() {
+  b_.mov(bpf::R1, bpf::R6);
+  b_.call(Helper::get_attach_cookie);
+  return to_temp(bpf::R0);
+}
+
+IntVal ProgramGen::probe_id() {
+  if (target_.points.size() == 1) return IntVal::constant(static_cast<int64_t>(target_.first_probe_id));
+  b_.mov(bpf::R1, bpf::R6);
+  b_.call(Helper::get_attach_cookie);
+  if (target_.first_probe_id) b_.alu(bpf::Op::Add, bpf::R0, static_cast<int32_t>(target_.first_probe_id));
+  return to_temp(bpf::R0);
+}
+
+IntVal ProgramGen::builtin_int(const Expr& e) {
+  auto helper_value = [&](Helper h) {
+    b_.call(h);
+    return to_temp(bpf::R0);
+  };
+  switch (e.builtin) {
+    case BuiltinId::Pid:
+    case BuiltinId::Gid:
+      b_.call(e.builtin == BuiltinId::Pid ? Helper::get_current_pid_tgid : Helper::get_current_uid_gid);
+      b_.alu(bpf::Op::Rsh, bpf::R0, 32);
+      return to_temp(bpf::R0);
+    case BuiltinId::Tid:
+    case BuiltinId::Uid:
+      b_.call(e.builtin == BuiltinId::Tid ? Helper::get_current_pid_tgid : Helper::get_current_uid_gid);
+      b_.mov32(bpf::R0, bpf::R0);
+      return to_temp(bpf::R0);
+    case BuiltinId::Nsecs: return helper_value(Helper::ktime_get_ns);
+    case BuiltinId::Elapsed:
+      b_.call(Helper::ktime_get_ns);
+      b_.load_map_value(bpf::R1, bpf::MapHandle{script_.start_time_map()}, 0);
+      b_.load(Size::DW, bpf::R1, bpf::R1, 0);
+      b_.alu(bpf::Op::Sub, bpf::R0, bpf::R1);
+      return to_temp(bpf::R0);
+    case BuiltinId::Cpu: return helper_value(Helper::get_smp_processor_id);
+    case BuiltinId::Curtask: return helper_value(Helper::get_current_task);
+    case BuiltinId::Rand: return helper_value(Helper::get_prandom_u32);
+    case BuiltinId::Cgroup: return helper_value(Helper::get_current_cgroup_id);
+    case BuiltinId::Retval: {
+      const arch::Table& t = arch_table(e.span);
+      auto slot = arch::find_slot(t, t.ret_reg);
+      if (!slot) break;
+      return context_reg(*slot);
+    }
+    case BuiltinId::Arg: return arg(e);
+    case BuiltinId::Probe: return probe_id();
+    case BuiltinId::Func: {  // kernel probes: the ip alone (KSym)
+      const arch::Table& t = arch_table(e.span);
+      auto slot = arch::find_slot(t, t.ip_reg);
+      if (!slot) break;
+      return context_reg(*slot);
+    }
+    default: break;
+  }
+  fail(e.span, "the " + e.name + " builtin has no integer value here");
+  return IntVal::constant(0);
+}
+
+void ProgramGen::builtin_into(const Expr& e, Place dst) {
+  if (e.builtin == BuiltinId::Comm) {
+    place_address(bpf::R1, dst);
+    b_.mov(bpf::R2, 16);  // TASK_COMM_LEN
+    b_.call(Helper::get_current_comm);
+    return;
+  }
+  if (e.builtin == BuiltinId::Func && e.type.kind == TypeKind::USym) {
+    const arch::Table& t = arch_table(e.span);
+    auto slot = arch::find_slot(t, t.ip_reg);
+    if (!slot) {
+      fail(e.span, "the " + std::string(t.name) + " table has no instruction pointer");
+      return;
+    }
+    b_.call(Helper::get_current_pid_tgid);
+    b_.alu(bpf::Op::Rsh, bpf::R0, 32);
+    Reg base = place_base(dst, bpf::R2);
+    b_.store(Size::DW, base, static_cast<int16_t>(dst.off + 8), bpf::R0);
+    b_.load(load_size(slot->size), bpf::R1, bpf::R6, static_cast<int16_t>(slot->offset));
+    b_.store(Size::DW, base, static_cast<int16_t>(dst.off), bpf::R1);
+    return;
+  }
+  IntVal v = builtin_int(e);
+  store_int(v, 8, dst);
+  release(v);
+}
+
+IntVal ProgramGen::arg(const Expr& e) {
+  const probes::AttachPoint& point = *target_.points.front();
+  if (point.kind == lang::ProbeKind::Usdt) return usdt_arg(e);
+  const arch::Table& t = arch_table(e.span);
+  uint32_t n = e.arg_index;
+  if (t.stack_args_offset == 0 && n < t.arg_regs.size()) {
+    auto slot = arch::find_slot(t, t.arg_regs[n]);
+    if (!slot) {
+      fail(e.span, "register " + std::string(t.arg_regs[n]) + " is not in the " + std::string(t.name) + " pt_regs table");
+      return IntVal::constant(0);
+    }
+    return context_reg(*slot);
+  }
+  // Past the registers: at function entry the caller's stack holds the rest.
+  //   i386 (cdecl): every argument at sp + stack_args_offset + 4 * N
+  //   x86_64: sp + 8 (the return address) + 8 * (N - 6);  aarch64: sp + 8 * (N - 8)
+  uint32_t word = t.elf_class == 1 ? 4 : 8;
+  int64_t offset;
+  if (t.stack_args_offset) offset = t.stack_args_offset + int64_t{word} * n;
+  else if (t.name == "x86_64") offset = 8 + 8 * int64_t(n - t.arg_regs.size());
+  else if (t.name == "aarch64") offset = 8 * int64_t(n - t.arg_regs.size());
+  else {
+    fail(e.span, "arg" + std::to_string(n) + " is passed on the stack on " + std::string(t.name) +
+                     ", where rawprobe reads only the " + std::to_string(t.arg_regs.size()) +
+                     " register arguments (arg0..arg" + std::to_string(t.arg_regs.size() - 1) + ")");
+    return IntVal::constant(0);
+  }
+  auto sp = arch::find_slot(t, t.sp_reg);
+  if (!sp) {
+    fail(e.span, "the " + std::string(t.name) + " table has no stack pointer");
+    return IntVal::constant(0);
+  }
+  Place buf{frame_.alloc(8), {}};
+  b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
+  b_.load(load_size(sp->size), bpf::R3, bpf::R6, static_cast<int16_t>(sp->offset));
+  b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(offset));
+  read_memory(buf, word, bpf::R3, is_user_probe());
+  Temp tmp = regs_.take();
+  Reg r = target_reg(tmp, bpf::R1);
+  b_.load(load_size(word), r, bpf::R10, static_cast<int16_t>(buf.off));
+  set(tmp, r);
+  return IntVal{false, 0, tmp, false, 0};
+}
+
+IntVal ProgramGen::field_int(const Expr& e) {
+  Temp t = regs_.take();
+  Reg r = target_reg(t, bpf::R1);
+  uint32_t size = e.type.size ? e.type.size : 8;
+  b_.load(load_size(size), r, bpf::R6, static_cast<int16_t>(e.field_offset));
+  extend(r, size, e.type.is_signed);
+  set(t, r);
+  return IntVal{false, 0, t, false, 0};
+}
+
+void ProgramGen::field_into(const Expr& e, uint32_t slot, Place dst) {
+  if (!e.type.is_string()) {
+    IntVal v = field_int(e);
+    store_int(v, 8, dst);
+    release(v);
+    return;
+  }
+  uint32_t n = std::min(slot, e.type.size);
+  b_.mov(bpf::R3, bpf::R6);
+  b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(e.field_offset));
+  read_memory(dst, n, bpf::R3, false);
+  if (slot > n) zero(dst.at(static_cast<int32_t>(n)), slot - n);
+}
+
+}  // namespace rawprobe::codegen

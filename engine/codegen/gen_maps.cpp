@@ -1,0 +1,257 @@
+// Maps. Keys are built on the stack as output's layout_of() places the parts (a map without
+// keys uses one u64 0); reads of a missing key give 0 or zero bytes.
+//
+//   @m[k] = v        value and key on the stack, map_update_elem(BPF_ANY)
+//   @m[k] (read)     map_lookup_elem; r = r0 ? *r0 : 0
+//   @m[k] = count()  per-CPU hash: p = lookup; if (p) *p += 1 else update(k, 1)
+//   sum(v)           the same with v
+//   min/max/avg/stats/hist/lhist: the entry is created from the all-zero value of the
+//                    `.zero` array map (read through a direct map-value pointer, 5.2+) when
+//                    missing, then updated in place: min/max { s64 value; u64 set },
+//                    avg/stats { count; total }, hist/lhist u64 buckets[] (map_print.h)
+//   delete(@m[k])    map_delete_elem
+#include "engine/codegen/gen.h"
+#include "engine/output/hist_format.h"
+
+namespace rawprobe::codegen {
+
+using bpf::Reg;
+using bpf::Size;
+using lang::Expr;
+
+Place ProgramGen::map_key(const Expr& map) {
+  const StructLayout& l = script_.key_layout(map.map_id);
+  Place key{frame_.alloc(l.size), {}};
+  if (map.operands.empty()) {
+    b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(key.off), 0);
+    return key;
+  }
+  const lang::MapInfo& info = script_.info().maps[map.map_id];
+  uint32_t end = 0;
+  for (size_t i = 0; i < map.operands.size(); ++i) {
+    if (l.offsets[i] > end) zero(key.at(static_cast<int32_t>(end)), l.offsets[i] - end);
+    write(*map.operands[i], info.key[i], key.at(static_cast<int32_t>(l.offsets[i])));
+    end = l.offsets[i] + type_size(info.key[i]);
+  }
+  if (l.size > end) zero(key.at(static_cast<int32_t>(end)), l.size - end);
+  return key;
+}
+
+void ProgramGen::key_address(Reg dst, Place key) { place_address(dst, key); }
+
+void ProgramGen::lookup(const Expr& map, Place key) {
+  b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
+  key_address(bpf::R2, key);
+  b_.call(bpf::Helper::map_lookup_elem);
+}
+
+IntVal ProgramGen::map_read_int(const Expr& map) {
+  Place key = map_key(map);
+  lookup(map, key);
+  Temp t = regs_.take();
+  Reg r = target_reg(t, bpf::R1);
+  bpf::Label missing = b_.new_label("missing");
+  b_.mov(r, 0);
+  b_.jump(bpf::Cond::Eq, bpf::R0, 0, missing);
+  b_.load(Size::DW, r, bpf::R0, 0);
+  b_.bind(missing);
+  set(t, r);
+  return IntVal{false, 0, t, false, 0};
+}
+
+void ProgramGen::map_read_into(const Expr& map, uint32_t size, Place dst) {
+  Place key = map_key(map);
+  lookup(map, key);
+  bpf::Label missing = b_.new_label("missing"), done = b_.new_label("read");
+  b_.jump(bpf::Cond::Eq, bpf::R0, 0, missing);
+  copy(dst, bpf::R0, 0, size);
+  b_.jump(done);
+  b_.bind(missing);
+  zero(dst, size);
+  b_.bind(done);
+}
+
+void ProgramGen::map_update(const Expr& map, Place key, Place value) {
+  b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
+  key_address(bpf::R2, key);
+  place_address(bpf::R3, value);
+  b_.mov(bpf::R4, 0);  // BPF_ANY
+  b_.call(bpf::Helper::map_update_elem);
+}
+
+void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v) {
+  Place value{frame_.alloc(8), {}};
+  store_int(v, 8, value);
+  map_update(map, key, value);
+}
+
+void ProgramGen::map_write(const Expr& map, const Expr& value) {
+  const Type& type = script_.info().maps[map.map_id].value;
+  if (type.kind == TypeKind::Integer || type.kind == TypeKind::Probe || type.kind == TypeKind::KSym) {
+    IntVal v = gen_int(value);
+    Place key = map_key(map);
+    map_write_int(map, key, v);
+    release(v);
+    return;
+  }
+  Place slot{frame_.alloc(script_.value_size(map.map_id)), {}};
+  write(value, type, slot);
+  Place key = map_key(map);
+  map_update(map, key, slot);
+}
+
+void ProgramGen::map_delete(const Expr& map) {
+  Place key = map_key(map);
+  b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
+  key_address(bpf::R2, key);
+  b_.call(bpf::Helper::map_delete_elem);
+}
+
+namespace {
+
+// idx = hist bucket of v (hist_format.h): 0 below zero, 1 for zero, else 2 + floor(log2 v).
+void hist_index(bpf::Builder& b, Reg v, Reg idx, Reg tmp) {
+  bpf::Label done = b.new_label("hist");
+  b.mov(idx, 0);
+  b.jump(bpf::Cond::SLt, v, 0, done);
+  b.mov(idx, 1);
+  b.jump(bpf::Cond::Eq, v, 0, done);
+  b.mov(idx, 2);
+  for (int shift = 32; shift >= 1; shift /= 2) {
+    bpf::Label skip = b.new_label("log2");
+    b.mov(tmp, v);
+    b.alu(bpf::Op::Rsh, tmp, shift);
+    b.jump(bpf::Cond::Eq, tmp, 0, skip);
+    b.mov(v, tmp);
+    b.alu(bpf::Op::Add, idx, shift);
+    b.bind(skip);
+  }
+  b.bind(done);
+}
+
+// idx = lhist bucket of v: 0 below min, the last one from max on, else (v - min) / step + 1.
+void lhist_index(bpf::Builder& b, Reg v, Reg idx, int64_t min, int64_t max, int64_t step) {
+  bpf::Label done = b.new_label("lhist");
+  uint32_t last = lhist_bucket_count(min, max, step) - 1;
+  b.mov(idx, 0);
+  b.jump(bpf::Cond::SLt, v, static_cast<int32_t>(min), done);
+  b.mov(idx, static_cast<int32_t>(last));
+  b.jump(bpf::Cond::SGe, v, static_cast<int32_t>(max), done);
+  b.mov(idx, v);
+  b.alu(bpf::Op::Sub, idx, static_cast<int32_t>(min));
+  b.alu(bpf::Op::Div, idx, static_cast<int32_t>(step));
+  b.alu(bpf::Op::Add, idx, 1);
+  b.bind(done);
+}
+
+}  // namespace
+
+void ProgramGen::aggregate(const Expr& map, const Expr& call) {
+  TypeKind kind = call.type.kind;
+  IntVal v = call.operands.empty() ? IntVal::constant(1) : gen_int(*call.operands[0]);
+  bool simple = kind == TypeKind::Count || kind == TypeKind::Sum;
+  IntVal index;
+  if (kind == TypeKind::Hist || kind == TypeKind::LHist) {
+    Temp vt = own(v);
+    Temp it = regs_.take();
+    Reg rv = acquire(vt, bpf::R1);
+    b_.mov(bpf::R3, rv);  // the index computation consumes its input
+    Reg ri = target_reg(it, bpf::R4);
+    if (kind == TypeKind::Hist) {
+      hist_index(b_, bpf::R3, ri, bpf::R5);
+    } else {
+      for (size_t i = 1; i < 4; ++i) {
+        int64_t p = static_cast<int64_t>(call.operands[i]->int_value);
+        if (p < INT32_MIN || p > INT32_MAX) {
+          fail(call.operands[i]->span, "lhist() bounds and step must fit in 32 bits");
+          return;
+        }
+      }
+      if (call.operands[3]->int_value == 0) {
+        fail(call.operands[3]->span, "lhist() step must not be 0");
+        return;
+      }
+      lhist_index(b_, bpf::R3, ri, static_cast<int64_t>(call.operands[1]->int_value),
+                  static_cast<int64_t>(call.operands[2]->int_value), static_cast<int64_t>(call.operands[3]->int_value));
+    }
+    set(it, ri);
+    index = IntVal{false, 0, it, false, 0};
+  }
+  Place key = map_key(map);
+  lookup(map, key);
+  bpf::Label found = b_.new_label("found"), done = b_.new_label("aggregated");
+  b_.jump(bpf::Cond::Ne, bpf::R0, 0, found);
+  if (simple) {
+    // Missing: insert v as this CPU's value (the others start at zero).
+    Place value{frame_.alloc(8), {}};
+    store_int(v, 8, value);
+    map_update(map, key, value);
+    b_.jump(done);
+  } else {
+    // Missing: insert zeros, then update in place like an existing entry.
+    b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
+    key_address(bpf::R2, key);
+    b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.value_size(map.map_id))}, 0);
+    b_.mov(bpf::R4, 0);
+    b_.call(bpf::Helper::map_update_elem);
+    lookup(map, key);
+    b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);
+  }
+  b_.bind(found);
+  auto value_reg = [&] { return use(v, bpf::R2); };
+  switch (kind) {
+    case TypeKind::Count:
+    case TypeKind::Sum:
+      b_.load(Size::DW, bpf::R1, bpf::R0, 0);
+      if (v.is_imm && v.imm >= INT32_MIN && v.imm <= INT32_MAX) b_.alu(bpf::Op::Add, bpf::R1, static_cast<int32_t>(v.imm));
+      else b_.alu(bpf::Op::Add, bpf::R1, value_reg());
+      b_.store(Size::DW, bpf::R0, 0, bpf::R1);
+      break;
+    case TypeKind::Min:
+    case TypeKind::Max: {
+      bpf::Label replace = b_.new_label("replace");
+      bool is_signed = call.type.is_signed;
+      Reg rv = value_reg();
+      b_.load(Size::DW, bpf::R1, bpf::R0, 8);
+      b_.jump(bpf::Cond::Eq, bpf::R1, 0, replace);
+      b_.load(Size::DW, bpf::R1, bpf::R0, 0);
+      // keep the old value unless v is beyond it
+      bpf::Cond keep = kind == TypeKind::Min ? (is_signed ? bpf::Cond::SGe : bpf::Cond::Ge)
+                                             : (is_signed ? bpf::Cond::SLe : bpf::Cond::Le);
+      b_.jump(keep, rv, bpf::R1, done);
+      b_.bind(replace);
+      b_.store(Size::DW, bpf::R0, 0, rv);
+      b_.store_imm(Size::DW, bpf::R0, 8, 1);
+      break;
+    }
+    case TypeKind::Avg:
+    case TypeKind::Stats:
+      b_.load(Size::DW, bpf::R1, bpf::R0, 0);
+      b_.alu(bpf::Op::Add, bpf::R1, 1);
+      b_.store(Size::DW, bpf::R0, 0, bpf::R1);
+      b_.load(Size::DW, bpf::R1, bpf::R0, 8);
+      b_.alu(bpf::Op::Add, bpf::R1, value_reg());
+      b_.store(Size::DW, bpf::R0, 8, bpf::R1);
+      break;
+    case TypeKind::Hist:
+    case TypeKind::LHist: {
+      uint32_t buckets = script_.value_size(map.map_id) / 8;
+      Reg ri = use(index, bpf::R3);
+      b_.mov(bpf::R1, ri);
+      // The verifier must see the index within the value before the access.
+      b_.jump(bpf::Cond::Ge, bpf::R1, static_cast<int32_t>(buckets), done);
+      b_.alu(bpf::Op::Lsh, bpf::R1, 3);
+      b_.alu(bpf::Op::Add, bpf::R0, bpf::R1);
+      b_.load(Size::DW, bpf::R1, bpf::R0, 0);
+      b_.alu(bpf::Op::Add, bpf::R1, 1);
+      b_.store(Size::DW, bpf::R0, 0, bpf::R1);
+      break;
+    }
+    default: fail(call.span, call.name + "() cannot be generated for this map"); break;
+  }
+  b_.bind(done);
+  release(v);
+  release(index);
+}
+
+}  // namespace rawprobe::codegen

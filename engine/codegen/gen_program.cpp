@@ -1,0 +1,267 @@
+// One program: prologue, predicate, statements, epilogue.
+//
+//   r6 = r1                       only when something reads the context (argN, args, retval,
+//                                 func, the cookie, perf_event_output)
+//   *(u64 *)(r10 -8) = 0          scratch variables that may be read before written
+//   if !(predicate) goto exit
+//   ...statements...
+// exit:
+//   r0 = 0
+//   exit
+#include <set>
+
+#include "engine/codegen/gen.h"
+#include "engine/lang/diagnostics.h"
+
+namespace rawprobe::codegen {
+
+using lang::Expr;
+using lang::ExprKind;
+using lang::Stmt;
+using lang::StmtKind;
+
+namespace {
+
+template <class F>
+void visit_expr(const Expr& e, F& f) {
+  f(e);
+  for (const lang::ExprPtr& o : e.operands) visit_expr(*o, f);
+}
+
+template <class F>
+void visit_stmts(const std::vector<lang::StmtPtr>& body, F& f) {
+  for (const lang::StmtPtr& s : body) {
+    if (s->target) visit_expr(*s->target, f);
+    if (s->expr) visit_expr(*s->expr, f);
+    visit_stmts(s->body, f);
+    visit_stmts(s->else_body, f);
+  }
+}
+
+bool is_event_call(const Expr& e) {
+  return e.kind == ExprKind::Call &&
+         (e.name == "printf" || e.name == "exit" || e.name == "time" || e.name == "print" || e.name == "clear" ||
+          e.name == "zero");
+}
+
+void variables_in(const Expr& e, std::set<std::string>& out) {
+  auto f = [&](const Expr& x) {
+    if (x.kind == ExprKind::Variable) out.insert(x.name);
+  };
+  visit_expr(e, f);
+}
+
+}  // namespace
+
+ProgramGen::ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const ProgramTarget& target,
+                       bpf::Builder& b)
+    : script_(script), block_(block), target_(target), b_(b), regs_(frame_) {}
+
+bool ProgramGen::is_user_probe() const {
+  const probes::AttachPoint& p = *target_.points.front();
+  return p.kind == lang::ProbeKind::Uprobe || p.kind == lang::ProbeKind::Uretprobe || p.kind == lang::ProbeKind::Usdt;
+}
+
+bool ProgramGen::reads_context() const {
+  bool needs = false;
+  bool many = target_.points.size() > 1;
+  bool perf_events = !script_.options().ringbuf;
+  auto f = [&](const Expr& e) {
+    if (e.kind == ExprKind::Builtin) {
+      switch (e.builtin) {
+        case lang::BuiltinId::Arg:
+        case lang::BuiltinId::Retval:
+        case lang::BuiltinId::Func: needs = true; break;
+        case lang::BuiltinId::Probe: needs = needs || many; break;
+        default: break;
+      }
+    }
+    if (e.kind == ExprKind::Field) needs = true;
+    if (perf_events && is_event_call(e)) needs = true;
+  };
+  if (block_.predicate) visit_expr(*block_.predicate, f);
+  visit_stmts(block_.body, f);
+  return needs;
+}
+
+void ProgramGen::fail(lang::Span span, std::string message) {
+  if (error_) return;
+  const lang::SourceFile* src = script_.options().source;
+  Error err = make_error(message);
+  if (src) {
+    lang::LineCol at = src->position(span.begin);
+    err.what = src->name() + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": " + message;
+    err.detail = lang::render_diagnostic(*src, {span, message});
+  }
+  error_ = std::move(err);
+}
+
+void ProgramGen::annotate(lang::Span span) {
+  const lang::SourceFile* src = script_.options().source;
+  std::string name = script_.options().source_name;
+  if (!src) {
+    b_.annotate(name.empty() ? std::string("statement") : name);
+    return;
+  }
+  if (name.empty()) name = src->name();
+  std::string line(src->line_at(span.begin));
+  size_t first = line.find_first_not_of(" \t");
+  line = first == std::string::npos ? "" : line.substr(first);
+  b_.annotate(name + ":" + std::to_string(src->position(span.begin).line) + ": " + line);
+}
+
+Status ProgramGen::generate() {
+  ctx_in_r6_ = reads_context();
+  std::vector<bpf::Reg> pool = {bpf::R9, bpf::R8, bpf::R7};
+  if (!ctx_in_r6_) pool.insert(pool.begin(), bpf::R6);
+  regs_.set_registers(pool);
+  exit_label_ = b_.new_label("exit");
+
+  // Scratch variables: one slot each for the whole program, sized by their widest value.
+  auto collect = [&](const Expr& e) {
+    if (e.kind != ExprKind::Variable || e.type.kind == TypeKind::None) return;
+    auto [it, fresh] = variable_types_.emplace(e.name, e.type);
+    if (!fresh && e.type.size > it->second.size) it->second = e.type;
+  };
+  if (block_.predicate) visit_expr(*block_.predicate, collect);
+  visit_stmts(block_.body, collect);
+  // A variable whose first mention is a plain top-level assignment is always written before
+  // it is read; every other one is zeroed first, or the verifier rejects reading a stack
+  // slot that a path left unwritten.
+  std::set<std::string> seen, written_first;
+  for (const lang::StmtPtr& s : block_.body) {
+    std::set<std::string> here;
+    auto f = [&](const Expr& e) { variables_in(e, here); };
+    if (s->expr) f(*s->expr);
+    if (s->kind == StmtKind::Assign && s->op == lang::Op::None && s->target->kind == ExprKind::Variable &&
+        !seen.count(s->target->name) && !here.count(s->target->name))
+      written_first.insert(s->target->name);
+    if (s->target) f(*s->target);
+    auto g = [&](const Expr& e) { variables_in(e, here); };
+    visit_stmts(s->body, g);
+    visit_stmts(s->else_body, g);
+    seen.insert(here.begin(), here.end());
+  }
+  for (const auto& [name, type] : variable_types_) variables_[name] = frame_.alloc(type_size(type));
+
+  if (ctx_in_r6_) b_.mov(bpf::R6, bpf::R1);
+  for (const auto& [name, type] : variable_types_)
+    if (!written_first.count(name)) zero(Place{variables_[name], {}}, (type_size(type) + 7) / 8 * 8);
+
+  if (block_.predicate) {
+    annotate(block_.predicate->span);
+    branch(*block_.predicate, false, exit_label_);
+  }
+  statements(block_.body);
+  b_.bind(exit_label_, "end of probe");
+  b_.mov(bpf::R0, 0);
+  b_.exit();
+
+  if (!error_ && frame_.overflowed())
+    fail(block_.span, "this probe needs " + std::to_string(frame_.high_water()) +
+                          " bytes of BPF stack, more than the kernel's 512: use fewer or shorter strings "
+                          "(str(p, n), BPFTRACE_STRLEN) or split the statement");
+  if (error_) return *error_;
+  return {};
+}
+
+void ProgramGen::statements(const std::vector<lang::StmtPtr>& body) {
+  for (const lang::StmtPtr& s : body) {
+    uint32_t mark = frame_.mark();
+    statement(*s);
+    frame_.release_to(mark);
+    regs_.frame_released(mark);
+    if (error_) return;
+  }
+}
+
+void ProgramGen::statement(const Stmt& s) {
+  if (s.kind != StmtKind::If && s.kind != StmtKind::While && s.kind != StmtKind::Unroll) annotate(s.span);
+  switch (s.kind) {
+    case StmtKind::Expr: {
+      const Expr& e = *s.expr;
+      if (e.kind == ExprKind::Call) {
+        call_statement(e);
+      } else if (e.type.kind == TypeKind::Integer) {
+        IntVal v = gen_int(e);
+        release(v);
+      }
+      // Other values without side effects (`comm;`) generate nothing.
+      break;
+    }
+    case StmtKind::Assign: assign(s); break;
+    case StmtKind::If: {
+      annotate(s.expr->span);
+      bpf::Label else_label = b_.new_label("else");
+      bpf::Label end = b_.new_label("endif");
+      branch(*s.expr, false, else_label);
+      statements(s.body);
+      if (!s.else_body.empty()) b_.jump(end);
+      b_.bind(else_label);
+      statements(s.else_body);
+      b_.bind(end);
+      break;
+    }
+    case StmtKind::While: {
+      // A bounded loop: the verifier (5.3+) proves it ends by walking it.
+      annotate(s.expr->span);
+      Loop loop{b_.new_label("while"), b_.new_label("endwhile")};
+      b_.bind(loop.top);
+      branch(*s.expr, false, loop.end);
+      loops_.push_back(loop);
+      statements(s.body);
+      loops_.pop_back();
+      b_.jump(loop.top);
+      b_.bind(loop.end);
+      break;
+    }
+    case StmtKind::Unroll:
+      for (uint64_t i = 0; i < s.count && !error_; ++i) statements(s.body);
+      break;
+    case StmtKind::Return: b_.jump(exit_label_); break;
+    case StmtKind::Break: b_.jump(loops_.back().end); break;
+    case StmtKind::Continue: b_.jump(loops_.back().top); break;
+  }
+}
+
+void ProgramGen::assign(const Stmt& s) {
+  const Expr& target = *s.target;
+  const Expr& value = *s.expr;
+  if (target.kind == ExprKind::Map) {
+    if (s.op != lang::Op::None) {
+      IntVal cur = map_read_int(target);
+      IntVal rhs = gen_int(value);
+      IntVal result = apply(s.op, cur, rhs, target.type.is_signed && value.type.is_signed);
+      Place key = map_key(target);
+      map_write_int(target, key, result);
+      release(result);
+    } else if (value.kind == ExprKind::Call && value.type.kind >= TypeKind::Count &&
+               value.type.kind <= TypeKind::LHist) {
+      aggregate(target, value);
+    } else {
+      map_write(target, value);
+    }
+    return;
+  }
+  int32_t slot = variable_slot(target);
+  const Type& type = variable_types_[target.name];
+  if (type.kind == TypeKind::Integer) {
+    IntVal v;
+    if (s.op != lang::Op::None) {
+      IntVal cur = variable_int(target);
+      IntVal rhs = gen_int(value);
+      v = apply(s.op, cur, rhs, target.type.is_signed && value.type.is_signed);
+    } else {
+      v = gen_int(value);
+    }
+    bpf::Reg r = use(v, bpf::R1);
+    b_.store(bpf::Size::DW, bpf::R10, static_cast<int16_t>(slot), r);
+    release(v);
+    return;
+  }
+  write(value, type, Place{slot, {}});
+}
+
+int32_t ProgramGen::variable_slot(const Expr& var) { return variables_.at(var.name); }
+
+}  // namespace rawprobe::codegen
