@@ -66,3 +66,32 @@ $(ELF_SAMPLES_DIR)/libusdt_based.so: samples/usdt_args.c
 	@mkdir -p $(@D)
 	gcc -O2 -g -shared -fPIC -Wl,-Ttext-segment=0x7000000 $< -o $@
 elf-samples: $(ELF_SAMPLES_DIR)/libusdt_based.so
+
+# Seeds for the elf fuzzers (mk/fuzz.mk): real binaries, their .note.stapsdt sections (with
+# the layout byte elf_notes_fuzz reads first), and their argument strings (with the arch/
+# table index elf_usdt_spec_fuzz reads first: all() order, x86_64 0, aarch64 2, arm 3).
+# (Deferred '=': FUZZ_DIR is set by mk/fuzz.mk, read after this file.)
+ELF_FUZZ_SEEDS = $(FUZZ_DIR)/seeds
+FUZZ_SEEDS_elf_loader_fuzz = $(ELF_FUZZ_SEEDS)/elf_loader
+FUZZ_SEEDS_elf_notes_fuzz = $(ELF_FUZZ_SEEDS)/elf_notes
+FUZZ_SEEDS_elf_usdt_spec_fuzz = $(ELF_FUZZ_SEEDS)/elf_usdt_spec
+FUZZ_ARGS_elf_loader_fuzz := -max_len=262144
+fuzz-seeds: elf-fuzz-seeds
+elf-fuzz-seeds: elf-samples
+	@mkdir -p $(ELF_FUZZ_SEEDS)/elf_loader $(ELF_FUZZ_SEEDS)/elf_notes $(ELF_FUZZ_SEEDS)/elf_usdt_spec
+	cp $(BUILD)/samples/hello_usdt $(ELF_SAMPLES_DIR)/usdt_args_arm $(ELF_SAMPLES_DIR)/usdt_args_aarch64 \
+	  $(ELF_FUZZ_SEEDS)/elf_loader/
+	set -e; for s in usdt_args_O2:'\000':0:objcopy usdt_args_aarch64:'\000':2:aarch64-linux-gnu-objcopy \
+	    usdt_args_arm:'\002':3:arm-linux-gnueabihf-objcopy; do \
+	  name=$${s%%:*}; rest=$${s#*:}; layout=$${rest%%:*}; rest=$${rest#*:}; arch=$${rest%%:*}; \
+	  objcopy=$${rest#*:}; \
+	  $$objcopy --dump-section .note.stapsdt=/tmp/rawprobe-notes.$$$$ $(ELF_SAMPLES_DIR)/$$name /tmp/rawprobe-copy.$$$$; \
+	  { printf "$$layout"; cat /tmp/rawprobe-notes.$$$$; } > $(ELF_FUZZ_SEEDS)/elf_notes/$$name; \
+	  rm -f /tmp/rawprobe-notes.$$$$ /tmp/rawprobe-copy.$$$$; \
+	  readelf -n $(ELF_SAMPLES_DIR)/$$name | sed -n 's/^ *Arguments: //p' | sort -u | \
+	    while read -r args; do n=$$((n+1)); \
+	      { printf "\\$$(printf %03o $$arch)"; printf '%s' "$$args"; } \
+	        > $(ELF_FUZZ_SEEDS)/elf_usdt_spec/$$name.$$(printf '%s' "$$args" | cksum | cut -d' ' -f1); \
+	    done; \
+	done
+.PHONY: elf-fuzz-seeds
