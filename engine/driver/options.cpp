@@ -1,0 +1,267 @@
+#include "engine/driver/options.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace rawprobe::driver {
+namespace {
+
+Error usage_error(std::string what, std::string hint = {}) {
+  return make_error(std::move(what), {}, hint.empty() ? "run rawprobe --help for the options" : std::move(hint));
+}
+
+// Short options that take a value.
+bool takes_value(char c) { return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f'; }
+
+struct Parser {
+  Options opt;
+  bool have_program = false;
+  bool list = false;
+  std::vector<std::string> positional;
+
+  Status set_program_inline(const std::string& text) {
+    if (have_program) return usage_error("more than one program given", "give either -e PROGRAM or one FILE");
+    opt.program = text;
+    opt.inline_program = true;
+    have_program = true;
+    return {};
+  }
+
+  Status add_dump(DumpKind kind) {
+    for (DumpKind k : opt.dumps)
+      if (k == kind) return {};
+    opt.dumps.push_back(kind);
+    return {};
+  }
+
+  Status short_option(char c, const std::string& value) {
+    switch (c) {
+      case 'e': return set_program_inline(value);
+      case 'c':
+        if (!opt.command.empty()) return usage_error("-c given twice");
+        if (value.empty()) return usage_error("-c needs a command", "e.g. -c 'build/samples/fun'");
+        opt.command = value;
+        return {};
+      case 'p': {
+        char* end = nullptr;
+        errno = 0;
+        long v = std::strtol(value.c_str(), &end, 10);
+        if (value.empty() || *end || errno || v <= 0 || v > INT_MAX)
+          return usage_error("-p needs a process id (a positive number), not '" + value + "'");
+        opt.pid = pid_t(v);
+        return {};
+      }
+      case 'o':
+        if (value.empty()) return usage_error("-o needs a file name");
+        opt.output_file = value;
+        return {};
+      case 'f':
+        if (value == "text") opt.format = OutputFormat::Text;
+        else if (value == "json") opt.format = OutputFormat::Json;
+        else return usage_error("unknown output format '" + value + "' for -f", "use -f text or -f json");
+        return {};
+      case 'q': opt.quiet = true; return {};
+      case 'v': opt.verbose = true; return {};
+      case 'l': list = true; return {};
+      case 'd': return add_dump(DumpKind::Bpf);
+      case 'h': opt.mode = Mode::Help; return {};
+      default:
+        return usage_error(std::string("unknown option '-") + c + "'");
+    }
+  }
+
+  // --name or --name=value; `next` gives the following argument for options with a value.
+  Status long_option(const std::string& arg, int& i, int argc, const char* const* argv) {
+    std::string name = arg.substr(2), value;
+    bool has_value = false;
+    if (size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_value = true;
+    }
+    auto need_value = [&]() -> Status {
+      if (has_value) return {};
+      if (i + 1 >= argc) return usage_error("--" + name + " needs a value");
+      value = argv[++i];
+      has_value = true;
+      return {};
+    };
+    auto no_value = [&]() -> Status {
+      if (has_value) return usage_error("--" + name + " takes no value");
+      return {};
+    };
+    if (name == "dump") {
+      if (Status s = need_value(); !s) return s;
+      Result<DumpKind> kind = parse_dump_kind(value);
+      if (!kind) return kind.error();
+      return add_dump(*kind);
+    }
+    if (name == "explain") {
+      if (Status s = need_value(); !s) return s;
+      opt.explain = value;
+      opt.mode = Mode::Explain;
+      return {};
+    }
+    if (name == "attach-mode") {
+      if (Status s = need_value(); !s) return s;
+      Result<probes::AttachMode> mode = probes::parse_attach_mode(value);
+      if (!mode) return mode.error();
+      opt.attach_mode = *mode;
+      return {};
+    }
+    Status s = no_value();
+    if (!s) return s;
+    if (name == "unsafe") opt.unsafe = true;
+    else if (name == "dry-run") opt.dry_run = true;
+    else if (name == "trace-syscalls") opt.trace_syscalls = true;
+    else if (name == "info") opt.mode = Mode::Info;
+    else if (name == "version") opt.mode = Mode::Version;
+    else if (name == "help") opt.mode = Mode::Help;
+    else return usage_error("unknown option '--" + name + "'");
+    return {};
+  }
+
+  Status parse(int argc, const char* const* argv) {
+    bool options_done = false;
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      if (options_done || arg.size() < 2 || arg[0] != '-') {
+        positional.push_back(arg);
+        continue;
+      }
+      if (arg == "--") {
+        options_done = true;
+        continue;
+      }
+      if (arg[1] == '-') {
+        if (Status s = long_option(arg, i, argc, argv); !s) return s;
+        continue;
+      }
+      for (size_t k = 1; k < arg.size(); ++k) {
+        char c = arg[k];
+        if (!takes_value(c)) {
+          if (Status s = short_option(c, {}); !s) return s;
+          continue;
+        }
+        std::string value = arg.substr(k + 1);
+        if (value.empty()) {
+          if (i + 1 >= argc) return usage_error(std::string("-") + c + " needs a value");
+          value = argv[++i];
+        }
+        if (Status s = short_option(c, value); !s) return s;
+        break;
+      }
+    }
+    return finish();
+  }
+
+  Status finish() {
+    if (opt.mode == Mode::Help || opt.mode == Mode::Version || opt.mode == Mode::Info) return {};
+    if (list) {
+      if (opt.mode == Mode::Explain) return usage_error("-l and --explain cannot be combined");
+      if (have_program) return usage_error("-l lists probes; it runs no program", "drop -e, or drop -l");
+      if (positional.size() > 1) return usage_error("-l takes one pattern, got " + std::to_string(positional.size()));
+      if (!positional.empty()) opt.list_pattern = positional.front();
+      opt.mode = Mode::List;
+      return {};
+    }
+    if (opt.mode == Mode::Explain) {
+      if (have_program || !positional.empty())
+        return usage_error("--explain takes one probe and runs no program");
+      return {};
+    }
+    if (!positional.empty()) {
+      if (have_program || positional.size() > 1)
+        return usage_error("more than one program given ('" + positional.back() + "')",
+                           "give either -e PROGRAM or one FILE");
+      opt.program_file = positional.front();
+      have_program = true;
+    }
+    if (!have_program) return usage_error("no program given", "give a script FILE or -e PROGRAM");
+    if (!opt.command.empty() && opt.pid > 0)
+      return usage_error("-c and -p cannot be combined", "trace a new command with -c, or a running process with -p");
+    return {};
+  }
+};
+
+}  // namespace
+
+Result<DumpKind> parse_dump_kind(std::string_view text) {
+  if (text == "ast") return DumpKind::Ast;
+  if (text == "bpf") return DumpKind::Bpf;
+  if (text == "xlated") return DumpKind::Xlated;
+  if (text == "jited-size") return DumpKind::JitedSize;
+  return usage_error("unknown dump '" + std::string(text) + "'",
+                     "use --dump=ast, --dump=bpf, --dump=xlated or --dump=jited-size");
+}
+
+const char* dump_kind_name(DumpKind kind) {
+  switch (kind) {
+    case DumpKind::Ast: return "ast";
+    case DumpKind::Bpf: return "bpf";
+    case DumpKind::Xlated: return "xlated";
+    case DumpKind::JitedSize: return "jited-size";
+  }
+  return "?";
+}
+
+Result<Options> parse_options(int argc, const char* const* argv) {
+  Parser p;
+  if (Status s = p.parse(argc, argv); !s) return s.error();
+  return std::move(p.opt);
+}
+
+Status read_program(Options& options) {
+  if (options.inline_program) return {};
+  std::ostringstream text;
+  if (options.program_file == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream in(options.program_file, std::ios::binary);
+    if (!in)
+      return syscall_error("read the script", "open", errno, options.program_file,
+                           "give an existing script file, or the program itself with -e");
+    text << in.rdbuf();
+  }
+  options.program = text.str();
+  return {};
+}
+
+std::string usage_text() {
+  return "usage: rawprobe [options] FILE\n"
+         "       rawprobe [options] -e PROGRAM\n"
+         "       rawprobe -l [PATTERN] [-v]      rawprobe --explain PROBE\n"
+         "\n"
+         "  -e PROGRAM           run PROGRAM (bpftrace syntax)\n"
+         "  -c CMD               run CMD, held before exec until every probe is attached;\n"
+         "                       stop when it exits (uprobes/usdt see only CMD)\n"
+         "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"
+         "  -o FILE              write the output to FILE\n"
+         "  -q                   quiet: no \"Attaching N probes...\" line\n"
+         "  -f text|json         output format (json: bpftrace's NDJSON records)\n"
+         "  -d                   same as --dump=bpf\n"
+         "  --dump=KIND          print, then stop without attaching (like bpftrace -d):\n"
+         "                       ast, bpf (generated BPF with source lines), xlated (the\n"
+         "                       kernel's rewritten program), jited-size\n"
+         "  -l [PATTERN]         list probes (with -v: fields, USDT arguments, symbols)\n"
+         "  -v                   verbose\n"
+         "  --explain PROBE      show how PROBE would be attached, without attaching it\n"
+         "  --dry-run            compile and load every program (the verifier checks them),\n"
+         "                       resolve every probe, then stop without attaching\n"
+         "  --unsafe             allow uprobe offsets whose instruction boundary cannot be checked\n"
+         "  --attach-mode=MODE   auto, pmu (perf_event_open of the uprobe/kprobe PMU) or\n"
+         "                       legacy (tracefs uprobe_events/kprobe_events)\n"
+         "  --info               the kernel's BPF features\n"
+         "  --trace-syscalls     print every bpf(), perf_event_open(), ioctl() and tracefs\n"
+         "                       write, decoded, on stderr\n"
+         "  --version            print the version\n"
+         "  -h, --help           this text\n";
+}
+
+}  // namespace rawprobe::driver

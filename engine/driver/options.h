@@ -1,0 +1,57 @@
+// rawprobe's command line, parsed into one value. Bad usage is an Error whose message says
+// which option was wrong and what to write instead; main() prints it and exits 2.
+//
+//   rawprobe [options] FILE | -e PROGRAM
+//   rawprobe -l [PATTERN] [-v] [-p PID]       rawprobe --explain PROBE [-p PID]
+// Short options may be grouped (-lv, -qe PROGRAM); an option's value is the rest of the
+// group or the next argument (-p123, -p 123). Long options take `=VALUE` or the next argument.
+#pragma once
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/base/result.h"
+#include "engine/output/value_format.h"
+#include "engine/probes/provider.h"
+
+namespace rawprobe::driver {
+
+enum class DumpKind { Ast, Bpf, Xlated, JitedSize };
+Result<DumpKind> parse_dump_kind(std::string_view text);  // ast | bpf | xlated | jited-size
+const char* dump_kind_name(DumpKind kind);
+
+enum class Mode { Run, List, Explain, Info, Version, Help };
+
+struct Options {
+  Mode mode = Mode::Run;
+  std::string program;        // the script's text (-e PROGRAM, or FILE's contents once read)
+  std::string program_file;   // FILE; empty with -e
+  bool inline_program = false;
+  std::string command;        // -c
+  pid_t pid = -1;             // -p
+  std::string output_file;    // -o
+  bool quiet = false;         // -q
+  OutputFormat format = OutputFormat::Text;
+  std::vector<DumpKind> dumps;  // -d (bpf) and --dump=KIND, each once, in order given
+  std::string list_pattern;   // -l [PATTERN]
+  bool verbose = false;       // -v (with -l: -lv)
+  std::string explain;        // --explain PROBE
+  bool unsafe = false;
+  bool dry_run = false;
+  probes::AttachMode attach_mode = probes::AttachMode::Auto;
+  bool trace_syscalls = false;
+
+  // The name errors and annotations use for the script: FILE, or "-e" for inline programs.
+  std::string source_name() const { return inline_program ? "-e" : program_file; }
+};
+
+// argv[0] is skipped. The script file is not read here (see read_program).
+Result<Options> parse_options(int argc, const char* const* argv);
+// Fills options.program from options.program_file ("-" is standard input).
+Status read_program(Options& options);
+
+// The --help text.
+std::string usage_text();
+
+}  // namespace rawprobe::driver

@@ -1,0 +1,34 @@
+// The steps of a run before anything is attached, each reporting its own errors:
+//   expand_blocks   every probe spec of every block -> AttachPoints (the block's points, in
+//                   spec order; an error points at the spec in the script with a caret)
+//   load_programs   finish each compiled program against the created maps and load it
+//                   (a verifier rejection gets verifier_report.h's explanation)
+#pragma once
+#include <string>
+#include <vector>
+
+#include "bpfasm/program.h"
+#include "engine/base/result.h"
+#include "engine/codegen/compiled_script.h"
+#include "engine/lang/program_info.h"
+#include "engine/lang/source.h"
+#include "engine/probes/provider.h"
+#include "engine/sys/fd.h"
+
+namespace rawprobe::driver {
+
+// On failure the Error's message is the complete text to print (diagnostic rendered).
+Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
+    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx);
+
+struct LoadedProgram {
+  const codegen::CompiledProgram* compiled = nullptr;
+  bpf::Program code;  // finished: map fds filled in
+  sys::Fd fd;
+};
+
+// Error::what holds the complete report (for a verifier rejection: verifier_report()).
+Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& script,
+                                                 const std::vector<int>& map_fds);
+
+}  // namespace rawprobe::driver

@@ -1,0 +1,208 @@
+#include "engine/driver/run_script.h"
+
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "engine/codegen/codegen.h"
+#include "engine/driver/dumps.h"
+#include "engine/driver/prepare.h"
+#include "engine/lang/ast_dump.h"
+#include "engine/lang/frontend.h"
+#include "engine/probes/begin_end.h"
+#include "engine/probes/tracepoint.h"
+#include "engine/runtime/cpus.h"
+#include "engine/runtime/dispatcher.h"
+#include "engine/runtime/event_loop.h"
+#include "engine/runtime/script_maps.h"
+#include "engine/sys/bpf_map.h"
+#include "engine/sys/features.h"
+#include "engine/sys/tracefs.h"
+
+namespace rawprobe::driver {
+namespace {
+
+// Perf buffer pages per CPU (bpftrace's default, 64 pages = 256 KiB with 4 KiB pages).
+constexpr uint32_t kPerfBufferPages = 64;
+
+int fail(const Error& err) {
+  std::fprintf(stderr, "rawprobe: %s\n", err.message().c_str());
+  return 1;
+}
+
+// A report that is already complete text (rendered diagnostics, verifier report).
+int fail_text(const std::string& text) {
+  std::fputs(text.c_str(), stderr);
+  if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
+  return 1;
+}
+
+struct BlockAttachment {
+  bool is_end = false;
+  std::unique_ptr<probes::Attachment> handle;
+};
+
+Status write_start_time(const codegen::CompiledScript& script, const runtime::ScriptMaps& maps) {
+  if (script.start_time_map < 0) return {};
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);  // bpf_ktime_get_ns()'s clock
+  uint64_t ns = uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec);
+  uint32_t key = 0;
+  return sys::map_update(maps.fd(size_t(script.start_time_map)), &key, &ns);
+}
+
+Result<std::vector<BlockAttachment>> attach_all(
+    const std::vector<LoadedProgram>& programs,
+    const std::vector<std::vector<probes::AttachPoint>>& points,
+    const probes::AttachOptions& options) {
+  std::vector<BlockAttachment> handles;
+  for (const LoadedProgram& p : programs) {
+    const std::vector<probes::AttachPoint>& block = points[p.compiled->block];
+    std::vector<probes::AttachPoint> served;
+    for (size_t i : p.compiled->points)
+      if (i < block.size()) served.push_back(block[i]);
+    if (served.empty()) continue;
+    int fd = p.fd.get();
+    Result<std::unique_ptr<probes::Attachment>> a = probes::attach(served, {&fd, 1}, options);
+    if (!a) return a.error();
+    handles.push_back({served.front().kind == probes::ProbeKind::End, std::move(*a)});
+  }
+  return handles;
+}
+
+size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points) {
+  size_t n = 0;
+  for (const auto& block : points) n += block.size();
+  return n;
+}
+
+Result<sys::Fd> open_output(const Options& options) {
+  if (options.output_file.empty()) return sys::Fd(dup(STDOUT_FILENO));
+  int fd = open(options.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return syscall_error("open the output file", "open", errno, options.output_file,
+                         "give -o a path in a writable directory");
+  return sys::Fd(fd);
+}
+
+}  // namespace
+
+int run_script(Options& options) {
+  if (Status s = read_program(options); !s) return fail(s.error());
+  // Events of rawprobe processes that died without cleaning up (SIGKILL) go first.
+  (void)sys::remove_stale_events();
+
+  lang::SourceFile src(options.source_name(), options.program);
+  probes::TracefsCatalog catalog;
+  lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog});
+  if (!front.ok) return fail_text(front.errors);
+  const lang::CheckedProgram& checked = front.program;
+  bool dump_only = !options.dumps.empty();
+  for (DumpKind k : options.dumps)
+    if (k == DumpKind::Ast) std::fputs(lang::dump_ast(checked.ast).c_str(), stdout);
+  if (dump_only && options.dumps.size() == 1 && options.dumps[0] == DumpKind::Ast) return 0;
+  bool attaching = !dump_only && !options.dry_run;
+
+  // The process first: its pid filters uprobes and resolves library names.
+  std::optional<runtime::Tracee> tracee;
+  if (attaching && !options.command.empty()) {
+    Result<runtime::Tracee> t = runtime::Tracee::spawn(options.command);
+    if (!t) return fail(t.error());
+    tracee.emplace(std::move(*t));
+  } else if (options.pid > 0) {
+    Result<runtime::Tracee> t = runtime::Tracee::watch(options.pid);
+    if (!t) return fail(t.error());
+    tracee.emplace(std::move(*t));
+  }
+
+  probes::ExpandContext ctx;
+  ctx.pid = tracee ? tracee->pid() : -1;
+  ctx.unsafe = options.unsafe;
+  Result<std::vector<std::vector<probes::AttachPoint>>> points = expand_blocks(src, checked.ast, ctx);
+  if (!points) return fail_text(points.error().what);
+
+  Result<uint32_t> ncpus = runtime::possible_cpus();
+  if (!ncpus) return fail(ncpus.error());
+  codegen::CompileOptions copts;
+  copts.ringbuf = sys::has(sys::Feature::ringbuf);
+  copts.probe_read_user = sys::has(sys::Feature::probe_read_user);
+  copts.ncpus = *ncpus;
+  copts.source_name = options.source_name();
+  copts.source = &src;
+  copts.attach.mode = options.attach_mode;
+  copts.attach.semaphore_pid = ctx.pid;
+  Result<codegen::CompiledScript> compiled = codegen::compile(checked, *points, copts);
+  if (!compiled) {
+    const Error& e = compiled.error();
+    return e.detail.empty() ? fail(e) : fail_text(e.what + "\n" + e.detail);
+  }
+  const codegen::CompiledScript& script = *compiled;
+
+  Result<runtime::ScriptMaps> maps = runtime::ScriptMaps::create(script, checked.info, *ncpus);
+  if (!maps) return fail(maps.error());
+  Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
+  if (!loaded) return fail_text(loaded.error().what);
+
+  for (DumpKind k : options.dumps)
+    if (k != DumpKind::Ast)
+      if (Status s = print_program_dump(k, *loaded, stdout); !s) return fail(s.error());
+  if (!attaching) {
+    if (options.dry_run)
+      std::fprintf(stderr, "rawprobe: dry run: %zu program(s) loaded, %zu probe(s) resolved, nothing attached\n",
+                   loaded->size(), count_points(*points));
+    return 0;
+  }
+
+  Result<sys::Fd> out_fd = open_output(options);
+  if (!out_fd) return fail(out_fd.error());
+  Output out(options.format, out_fd->get(), STDOUT_FILENO);
+  Result<runtime::EventDispatcher> dispatcher = runtime::EventDispatcher::make(checked.info, script, *maps, out);
+  if (!dispatcher) return fail(dispatcher.error());
+  std::unique_ptr<runtime::EventReader> events;
+  if (script.events_map >= 0) {
+    const codegen::MapDef& def = script.maps[size_t(script.events_map)];
+    int fd = maps->fd(size_t(script.events_map));
+    Result<std::unique_ptr<runtime::EventReader>> reader =
+        script.events_use_ringbuf ? runtime::open_ring_buffer(fd, def.max_entries)
+                                  : runtime::open_perf_buffer(fd, kPerfBufferPages);
+    if (!reader) return fail(reader.error());
+    events = std::move(*reader);
+  }
+  Result<runtime::StopSignals> signals = runtime::StopSignals::install();
+  if (!signals) return fail(signals.error());
+  if (Status s = write_start_time(script, *maps); !s) return fail(s.error());
+
+  if (!options.quiet) out.attached_probes(count_points(*points));
+  if (Status s = out.flush(); !s) return fail(s.error());
+  probes::AttachOptions attach_options{options.attach_mode, ctx.pid};
+  Result<std::vector<BlockAttachment>> attached = attach_all(*loaded, *points, attach_options);
+  if (!attached) return fail(attached.error());
+
+  runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr};
+  probes::trigger_begin();
+  if (tracee)
+    if (Status s = tracee->release(); !s) return fail(s.error());
+  Result<runtime::StopReason> stop = runtime::run_event_loop(parts);
+  if (!stop) return fail(stop.error());
+
+  // Detach everything but END, so END's output is the last, then run END.
+  for (BlockAttachment& a : *attached)
+    if (!a.is_end) a.handle.reset();
+  dispatcher->resume();
+  probes::trigger_end();
+  Status drained = runtime::drain_events(parts);
+  out.exit_separator();
+  Status printed = dispatcher->print_all_maps();
+  Status flushed = out.flush();
+  attached->clear();
+  for (const std::string& p : dispatcher->problems()) std::fprintf(stderr, "rawprobe: %s\n", p.c_str());
+  if (!drained) return fail(drained.error());
+  if (!printed) return fail(printed.error());
+  if (!flushed) return fail(flushed.error());
+  return 0;
+}
+
+}  // namespace rawprobe::driver

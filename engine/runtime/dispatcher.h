@@ -1,0 +1,54 @@
+// Acts on the programs' async events (the protocol in codegen/compiled_script.h): printf
+// text, exit(), print/clear/zero of a map, time(), print(value). One dispatcher per run.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/base/result.h"
+#include "engine/codegen/compiled_script.h"
+#include "engine/lang/program_info.h"
+#include "engine/output/output.h"
+#include "engine/runtime/script_maps.h"
+
+namespace rawprobe::runtime {
+
+class EventDispatcher {
+ public:
+  // Binds every printf format to its argument types once (errors name the printf).
+  static Result<EventDispatcher> make(const lang::ProgramInfo& info,
+                                      const codegen::CompiledScript& script,
+                                      const ScriptMaps& maps, Output& out);
+
+  // Handles one record. After exit() (and until resume()) further events are ignored, as
+  // bpftrace ignores events that were already queued behind its exit.
+  void handle(const uint8_t* record, size_t len);
+  bool exit_requested() const { return exit_; }
+  // END runs after exit(): its events must be handled again.
+  void resume() { ignoring_ = false; }
+  // A problem met while handling (an unknown event id, a failed map read), reported once.
+  const std::vector<std::string>& problems() const { return problems_; }
+
+  // Prints one user map, as print(@m, top, div) and the end of a run do.
+  Status print_map(size_t user_map, uint32_t top = 0, uint32_t div = 0);
+  // Every user map in bpftrace's exit order (by name; empty maps too).
+  Status print_all_maps();
+
+ private:
+  EventDispatcher(const lang::ProgramInfo& info, const codegen::CompiledScript& script,
+                  const ScriptMaps& maps, Output& out)
+      : info_(&info), script_(&script), maps_(&maps), out_(&out) {}
+  void problem(std::string text);
+
+  const lang::ProgramInfo* info_;
+  const codegen::CompiledScript* script_;
+  const ScriptMaps* maps_;
+  Output* out_;
+  std::vector<PrintfFormatter> printfs_;
+  bool exit_ = false;
+  bool ignoring_ = false;
+  std::vector<std::string> problems_;
+};
+
+}  // namespace rawprobe::runtime

@@ -1,0 +1,37 @@
+// The run's main loop: waits (epoll) on the event buffers, the stop signals and the traced
+// process, drains events into the dispatcher and flushes output after each batch, until one
+// of the stop reasons below.
+#pragma once
+#include <string>
+
+#include "engine/base/result.h"
+#include "engine/output/output.h"
+#include "engine/runtime/dispatcher.h"
+#include "engine/runtime/event_reader.h"
+#include "engine/runtime/stop_signals.h"
+#include "engine/runtime/tracee.h"
+
+namespace rawprobe::runtime {
+
+enum class StopReason {
+  Exit,          // a program called exit()
+  Signal,        // SIGINT/SIGTERM/SIGHUP
+  TraceeExited,  // the -c command or the -p process ended
+};
+const char* stop_reason_name(StopReason reason);
+
+struct LoopParts {
+  EventReader* events = nullptr;  // may be null (a script without async events)
+  EventDispatcher* dispatcher = nullptr;
+  Output* out = nullptr;
+  StopSignals* signals = nullptr;
+  Tracee* tracee = nullptr;       // may be null
+};
+
+// Runs until a stop reason; output write errors end it with an Error.
+Result<StopReason> run_event_loop(const LoopParts& parts);
+
+// Hands every pending record to the dispatcher, reports lost events and flushes output.
+Status drain_events(const LoopParts& parts);
+
+}  // namespace rawprobe::runtime

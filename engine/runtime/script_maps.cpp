@@ -1,0 +1,140 @@
+#include "engine/runtime/script_maps.h"
+
+#include <linux/bpf.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/sys/bpf_map.h"
+
+namespace rawprobe::runtime {
+
+bool is_per_cpu_map(uint32_t type) {
+  return type == BPF_MAP_TYPE_PERCPU_HASH || type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+         type == BPF_MAP_TYPE_LRU_PERCPU_HASH || type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+}
+
+uint32_t lookup_value_size(const codegen::MapDef& def, uint32_t ncpus) {
+  if (!is_per_cpu_map(def.type)) return def.value_size;
+  return (def.value_size + 7) / 8 * 8 * ncpus;
+}
+
+Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
+                                      const lang::ProgramInfo& info, uint32_t ncpus) {
+  ScriptMaps maps;
+  maps.script_ = &script;
+  maps.info_ = &info;
+  maps.ncpus_ = ncpus;
+  maps.kernel_of_user_.assign(info.maps.size(), -1);
+  for (size_t i = 0; i < script.maps.size(); ++i) {
+    const codegen::MapDef& def = script.maps[i];
+    sys::MapSpec spec{def.type, def.key_size, def.value_size, def.max_entries, def.flags,
+                      codegen::kernel_object_name(def.name)};
+    Result<sys::Fd> fd = sys::map_create(spec);
+    if (!fd) {
+      fd.error().object = def.name;
+      return fd.error();
+    }
+    maps.fds_.push_back(fd->get());
+    maps.owned_.push_back(std::move(*fd));
+    if (def.user_map >= 0 && size_t(def.user_map) < info.maps.size())
+      maps.kernel_of_user_[size_t(def.user_map)] = int(i);
+  }
+  for (size_t u = 0; u < info.maps.size(); ++u) {
+    const lang::MapInfo& m = info.maps[u];
+    MapDesc desc;
+    desc.name = m.name;
+    desc.key = m.key;
+    desc.value = m.value;
+    int k = maps.kernel_of_user_[u];
+    desc.ncpus = k >= 0 && is_per_cpu_map(script.maps[size_t(k)].type) ? ncpus : 1;
+    maps.descs_.push_back(std::move(desc));
+  }
+  return maps;
+}
+
+int ScriptMaps::map_index_of_user_map(size_t user_map) const {
+  return user_map < kernel_of_user_.size() ? kernel_of_user_[user_map] : -1;
+}
+
+std::vector<size_t> ScriptMaps::user_maps_by_name() const {
+  std::vector<size_t> order;
+  for (size_t u = 0; u < info_->maps.size(); ++u)
+    if (kernel_of_user_[u] >= 0) order.push_back(u);
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return info_->maps[a].name < info_->maps[b].name; });
+  return order;
+}
+
+Result<std::vector<std::vector<uint8_t>>> ScriptMaps::keys_of(int kernel_map) const {
+  const codegen::MapDef& def = script_->maps[size_t(kernel_map)];
+  std::vector<std::vector<uint8_t>> keys;
+  std::vector<uint8_t> key(def.key_size), next(def.key_size);
+  const void* prev = nullptr;
+  for (;;) {
+    Result<bool> more = sys::map_next_key(fds_[size_t(kernel_map)], prev, next.data());
+    if (!more) return more.error();
+    if (!*more) break;
+    keys.push_back(next);
+    key = next;
+    prev = key.data();
+    if (keys.size() > def.max_entries) break;  // a map changing under us must not loop forever
+  }
+  return keys;
+}
+
+Result<MapEntries> ScriptMaps::read(size_t user_map) const {
+  const MapDesc& desc = descs_[user_map];
+  int k = kernel_of_user_[user_map];
+  uint32_t key_size = map_key_size(desc);
+  uint32_t value_size = map_value_size(desc);
+  MapEntries entries(key_size, value_size);
+  if (k < 0) return entries;
+  const codegen::MapDef& def = script_->maps[size_t(k)];
+  uint32_t kernel_value = lookup_value_size(def, ncpus_);
+  if (kernel_value < value_size)
+    return make_error("read map", desc.name,
+                      "the kernel map holds " + std::to_string(kernel_value) +
+                          " value bytes but printing needs " + std::to_string(value_size));
+  Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
+  if (!keys) return keys.error();
+  std::vector<uint8_t> value(kernel_value), key(key_size);
+  entries.reserve(keys->size());
+  for (const std::vector<uint8_t>& kernel_key : *keys) {
+    Result<bool> found = sys::map_lookup(fds_[size_t(k)], kernel_key.data(), value.data());
+    if (!found) return found.error();
+    if (!*found) continue;  // deleted since we listed it
+    if (desc.key.empty()) {
+      entries.add(nullptr, value.data());
+      continue;
+    }
+    if (kernel_key.size() < key_size)
+      return make_error("read map", desc.name, "its kernel keys are shorter than its key type");
+    std::memcpy(key.data(), kernel_key.data(), key_size);
+    entries.add(key.data(), value.data());
+  }
+  return entries;
+}
+
+Status ScriptMaps::clear(size_t user_map) const {
+  int k = map_index_of_user_map(user_map);
+  if (k < 0) return {};
+  Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
+  if (!keys) return keys.error();
+  for (const std::vector<uint8_t>& key : *keys)
+    if (Result<bool> r = sys::map_delete(fds_[size_t(k)], key.data()); !r) return r.error();
+  return {};
+}
+
+Status ScriptMaps::zero(size_t user_map) const {
+  int k = map_index_of_user_map(user_map);
+  if (k < 0) return {};
+  Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
+  if (!keys) return keys.error();
+  std::vector<uint8_t> zeros(lookup_value_size(script_->maps[size_t(k)], ncpus_), 0);
+  for (const std::vector<uint8_t>& key : *keys)
+    if (Status s = sys::map_update(fds_[size_t(k)], key.data(), zeros.data()); !s) return s;
+  return {};
+}
+
+}  // namespace rawprobe::runtime

@@ -1,0 +1,192 @@
+#include "engine/runtime/tracee.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "engine/runtime/stop_signals.h"
+
+namespace rawprobe::runtime {
+namespace {
+
+int open_pidfd(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return int(syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+// execvp's search, done before fork so a typo is reported before anything is attached.
+bool findable(const std::string& word) {
+  auto executable = [](const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+  };
+  if (word.find('/') != std::string::npos) return executable(word);
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t at = 0;
+  for (;;) {
+    size_t colon = dirs.find(':', at);
+    std::string dir = dirs.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    if (executable((dir.empty() ? "." : dir) + "/" + word)) return true;
+    if (colon == std::string::npos) return false;
+    at = colon + 1;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> split_command(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = 0;
+  for (char c : command) {
+    if (quote) {
+      if (c == quote) quote = 0;
+      else word += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(word);
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (quote)
+    return make_error("unterminated quote in the command", command,
+                      std::string("close the ") + quote + " quote");
+  if (in_word) words.push_back(word);
+  if (words.empty()) return make_error("the command to run is empty", "-c", "give -c a command, e.g. -c 'ls -l'");
+  return words;
+}
+
+Result<Tracee> Tracee::spawn(const std::string& command) {
+  Result<std::vector<std::string>> words = split_command(command);
+  if (!words) return words.error();
+  if (!findable(words->front()))
+    return make_error("cannot run the command", words->front(),
+                      words->front().find('/') == std::string::npos
+                          ? "no executable of that name in $PATH; give its path"
+                          : "no executable file at that path");
+  int go[2], err[2];
+  if (pipe2(go, O_CLOEXEC) != 0) return syscall_error("hold the command before exec", "pipe2", errno);
+  if (pipe2(err, O_CLOEXEC) != 0) {
+    int e = errno;
+    close(go[0]);
+    close(go[1]);
+    return syscall_error("hold the command before exec", "pipe2", e);
+  }
+  std::vector<char*> argv;
+  for (std::string& w : *words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    int e = errno;
+    for (int fd : {go[0], go[1], err[0], err[1]}) close(fd);
+    return syscall_error("start the command", "fork", e, command);
+  }
+  if (pid == 0) {
+    // The child: only async-signal-safe calls from here on.
+    close(go[1]);
+    close(err[0]);
+    StopSignals::reset_for_child();
+    char byte;
+    ssize_t n;
+    do n = read(go[0], &byte, 1); while (n < 0 && errno == EINTR);
+    if (n != 1) _exit(127);  // rawprobe gave up before attaching: never run the command
+    execvp(argv[0], argv.data());
+    int e = errno;
+    (void)!write(err[1], &e, sizeof e);
+    _exit(127);
+  }
+  close(go[0]);
+  close(err[1]);
+  Tracee t;
+  t.pid_ = pid;
+  t.child_ = true;
+  t.go_.reset(go[1]);
+  t.exec_err_.reset(err[0]);
+  t.pidfd_.reset(open_pidfd(pid));
+  return t;
+}
+
+Result<Tracee> Tracee::watch(pid_t pid) {
+  if (pid <= 0) return make_error("-p needs a process id above 0", std::to_string(pid));
+  if (kill(pid, 0) != 0 && errno == ESRCH)
+    return make_error("no such process", "-p " + std::to_string(pid), "check the pid with ps");
+  Tracee t;
+  t.pid_ = pid;
+  t.pidfd_.reset(open_pidfd(pid));
+  return t;
+}
+
+Tracee::Tracee(Tracee&& other) noexcept
+    : pid_(other.pid_), child_(other.child_), reaped_(other.reaped_), status_(other.status_),
+      go_(std::move(other.go_)), exec_err_(std::move(other.exec_err_)),
+      pidfd_(std::move(other.pidfd_)) {
+  other.pid_ = -1;
+  other.child_ = false;
+}
+
+Status Tracee::release() {
+  if (!child_ || !go_.valid()) return {};
+  char byte = 1;
+  if (write(go_.get(), &byte, 1) != 1) return syscall_error("release the command", "write", errno);
+  go_.reset();
+  int e = 0;
+  ssize_t n;
+  do n = read(exec_err_.get(), &e, sizeof e); while (n < 0 && errno == EINTR);
+  exec_err_.reset();
+  if (n == ssize_t(sizeof e))
+    return syscall_error("run the command", "execvp", e, std::to_string(pid_));
+  return {};
+}
+
+bool Tracee::exited() {
+  if (pid_ <= 0) return true;
+  if (!child_) {
+    // A dead process stays a zombie until its own parent reaps it; the pidfd tells earlier.
+    if (pidfd_.valid()) {
+      pollfd p{pidfd_.get(), POLLIN, 0};
+      if (poll(&p, 1, 0) == 1) return true;
+    }
+    return kill(pid_, 0) != 0 && errno == ESRCH;
+  }
+  if (reaped_) return true;
+  int status;
+  pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) {
+    reaped_ = true;
+    status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return true;
+  }
+  return r < 0 && errno == ECHILD;
+}
+
+Tracee::~Tracee() {
+  if (!child_ || pid_ <= 0) return;
+  go_.reset();  // a child still waiting reads EOF and exits without running the command
+  if (!reaped_ && !exited()) {
+    kill(pid_, SIGTERM);
+    int status;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+}  // namespace rawprobe::runtime
