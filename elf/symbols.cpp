@@ -86,6 +86,7 @@ Status SymbolTable::read_table(const ElfFile& file, const Section& table, uint8_
   if (!data) return file.error("cannot read " + std::string(table.name) + ": " + elf_errmsg(-1));
   size_t count = table.size / table.entsize;
   stats.entries = count;
+  functions_.reserve(functions_.size() + count);
   bool arm = file.machine() == EM_ARM;
   for (size_t i = 1; i < count; ++i) {
     GElf_Sym sym;
@@ -100,8 +101,10 @@ Status SymbolTable::read_table(const ElfFile& file, const Section& table, uint8_
     }
     Symbol s;
     s.name = *name;
-    // .symtab spells versions into the name ("memcpy@@GLIBC_2.14"); .dynsym uses .gnu.version.
-    if (size_t at = name->find('@'); at != std::string_view::npos) {
+    // .symtab spells versions into the name ("memcpy@@GLIBC_2.14"); .dynsym uses .gnu.version
+    // (so its names, often long C++ ones, are not scanned again).
+    size_t at = table.type == SHT_DYNSYM ? std::string_view::npos : name->find('@');
+    if (at != std::string_view::npos) {
       s.name = name->substr(0, at);
       std::string_view rest = name->substr(at + 1);
       s.default_version = !rest.empty() && rest[0] == '@';
@@ -131,14 +134,15 @@ void SymbolTable::finish() {
     if (a.address != b.address) return a.address < b.address;
     return a.name != b.name ? a.name < b.name : a.version > b.version;  // versioned first
   });
-  std::vector<Symbol> merged;
-  merged.reserve(functions_.size());
-  for (const Symbol& s : functions_) {
+  // Merge in place (no second copy of a table that can hold tens of thousands of entries).
+  size_t out = 0;
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    const Symbol& s = functions_[i];
     // One function seen in both tables: .symtab spells no version for it, .dynsym does. Two
     // versions of one name at one address (mq_unlink@GLIBC_2.3.4 and @@GLIBC_2.34) stay two.
-    if (!merged.empty() && merged.back().address == s.address && merged.back().name == s.name &&
-        (s.version.empty() || s.version == merged.back().version)) {
-      Symbol& m = merged.back();
+    if (out > 0 && functions_[out - 1].address == s.address && functions_[out - 1].name == s.name &&
+        (s.version.empty() || s.version == functions_[out - 1].version)) {
+      Symbol& m = functions_[out - 1];
       m.sources |= s.sources;
       if (m.version.empty()) {
         m.version = s.version;
@@ -149,9 +153,9 @@ void SymbolTable::finish() {
       if (m.binding == STB_LOCAL) m.binding = s.binding;
       continue;
     }
-    merged.push_back(s);
+    functions_[out++] = s;
   }
-  functions_ = std::move(merged);
+  functions_.resize(out);
   max_size_ = 0;
   for (size_t i = 0; i < functions_.size(); ++i) {
     functions_[i].id = static_cast<uint32_t>(i);
