@@ -517,6 +517,8 @@ class Parser {
         return e;
       }
       default:
+        // Leave the token for resynchronisation: it may be the ';' ending this statement.
+        cur_ = t;
         fail(t.span, "expected an expression, found " + describe(t));
     }
   }

@@ -6,7 +6,7 @@
 
 namespace rawprobe::lang {
 
-// Levenshtein distance (insert, delete, substitute each cost 1).
+// Edit distance: insert, delete, substitute, or swap two adjacent characters, each cost 1.
 size_t edit_distance(std::string_view a, std::string_view b);
 
 // The candidates at the smallest distance from `word`, in candidate order, if that distance

@@ -29,7 +29,7 @@ std::string shell_quote(const std::string& s) {
 }
 
 test::CommandResult bpftrace(const std::string& args, bool with_stderr = true) {
-  return test::run_command("timeout 60 bpftrace " + args, with_stderr);
+  return test::run_command("timeout 60 bpftrace " + args + (with_stderr ? "" : " 2>/dev/null"), with_stderr);
 }
 
 // Evaluates a constant integer expression of the checked AST with the semantics the types
