@@ -87,6 +87,11 @@ std::string perf_hint(const PerfOpenCall& c, int err) {
     case EPERM:
     case EACCES: return std::string(kNeedsPrivilege) + " (or a lower kernel.perf_event_paranoid)";
     case EILSEQ: return "offset is not on an instruction boundary";
+    // x86 uprobes refuse instructions they cannot single-step or emulate (hlt, in/out, ...)
+    // with the kernel-internal ENOTSUPP; an offset inside an instruction often lands on one.
+    case kKernelEnotsupp:
+      return "the instruction at this offset cannot be probed (is the offset on an instruction "
+             "boundary?)";
     case ENOENT: return "no such tracepoint, PMU or probed file";
     case E2BIG: return "perf_event_attr is larger than this kernel knows";
     case EINVAL: return "the kernel rejected a perf_event_attr setting; in use: " + perf_features(c);

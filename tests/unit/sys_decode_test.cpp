@@ -126,9 +126,7 @@ TEST_CASE("PROG_TEST_RUN shows what the kernel wrote back") {
 
 TEST_CASE("perf_event_open of a uprobe shows the PMU, path, offset, ref_ctr_offset, pid and cpu") {
   testing::TempTree tree;
-  tree.write("/sys/bus/event_source/devices/uprobe/type", "4712\n");
-  tree.write("/sys/bus/event_source/devices/uprobe/format/retprobe", "config:0\n");
-  tree.write("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", "config:32-63\n");
+  tree.write_probe_pmu("uprobe", 4712);
   tree.activate();
   Result<Pmu> pmu = read_pmu("uprobe");
   REQUIRE(pmu);

@@ -32,6 +32,13 @@ class TempTree {
     std::filesystem::create_directories(p.parent_path());
     std::ofstream(p) << content;
   }
+  // A probe PMU as the kernel publishes it (4.20+ layout: retprobe and ref_ctr_offset).
+  void write_probe_pmu(const std::string& name, unsigned type) const {
+    std::string dir = "/sys/bus/event_source/devices/" + name;
+    write(dir + "/type", std::to_string(type) + "\n");
+    write(dir + "/format/retprobe", "config:0\n");
+    write(dir + "/format/ref_ctr_offset", "config:32-63\n");
+  }
   void mkdir(const std::string& absolute) const { std::filesystem::create_directories(path(absolute)); }
   std::string read(const std::string& absolute) const {
     std::string out;

@@ -41,9 +41,7 @@ TEST_CASE("parse_config_bits rejects what is not a config bit range") {
 
 TEST_CASE("read_pmu reads type and formats from a fixture and remembers the PMU by type") {
   testing::TempTree tree;
-  tree.write("/sys/bus/event_source/devices/uprobe/type", "4711\n");
-  tree.write("/sys/bus/event_source/devices/uprobe/format/retprobe", "config:0\n");
-  tree.write("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", "config:32-63\n");
+  tree.write_probe_pmu("uprobe", 4711);
   tree.activate();
   Result<Pmu> pmu = read_pmu("uprobe");
   REQUIRE(pmu);

@@ -1,0 +1,210 @@
+// The verifier log policy, errno names and hints on real rejections, and --trace-syscalls
+// showing the real calls (issue 2 and issue 5's teaching mode).
+#include <doctest/doctest.h>
+
+#include <capstone/capstone.h>
+#include <cerrno>
+#include <cstdio>
+#include <optional>
+#include <vector>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <string>
+#include <vector>
+
+#include "bpfasm/builder.h"
+#include "engine/sys/bpf_info.h"
+#include "engine/sys/bpf_map.h"
+#include "engine/sys/bpf_prog.h"
+#include "engine/sys/call.h"
+#include "engine/sys/perf.h"
+#include "tests/kernel/sys_support.h"
+
+using namespace rawprobe;
+using namespace rawprobe::sys;
+
+namespace {
+
+// include/linux/errno.h: not in <errno.h>.
+constexpr int kKernelEnotsupp = 524;
+
+struct TraceCapture {
+  std::vector<std::string> lines;
+  TraceCapture() {
+    set_trace_sink([this](const std::string& line) { lines.push_back(line); });
+  }
+  ~TraceCapture() { set_trace_sink({}); }
+  size_t count(const std::string& part) const {
+    size_t n = 0;
+    for (const std::string& l : lines) n += l.find(part) != std::string::npos;
+    return n;
+  }
+};
+
+std::vector<bpf::Insn> assemble(void (*body)(bpf::Builder&)) {
+  bpf::Builder b;
+  body(b);
+  Result<bpf::Program> p = b.finish();
+  REQUIRE_MESSAGE(p, (p ? "" : p.error().message()));
+  return p->slots();
+}
+
+// exit without setting r0: the verifier rejects it ("R0 !read_ok").
+void uninitialized_r0(bpf::Builder& b) { b.exit(); }
+
+// A long valid program: its level-2 log (every instruction with register state) is larger
+// than the first log buffer, so the buffer must grow.
+void long_program(bpf::Builder& b) {
+  b.mov(bpf::R0, 0);
+  for (int i = 0; i < 6000; ++i) b.alu(bpf::Op::Add, bpf::R0, 1);
+  b.exit();
+}
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  size_t nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+}  // namespace
+
+TEST_CASE("a rejected program: no log first, then a level-1 reload whose log is on the Error") {
+  std::vector<bpf::Insn> insns = assemble(uninitialized_r0);
+  ProgSpec spec;
+  spec.type = BPF_PROG_TYPE_SOCKET_FILTER;
+  spec.insns = insns;
+  spec.name = "rejected";
+
+  TraceCapture trace;
+  Result<Fd> prog = prog_load(spec);
+  REQUIRE_FALSE(prog);
+  const Error& e = prog.error();
+  CHECK(e.err == EACCES);
+  CHECK(e.syscall == "bpf(BPF_PROG_LOAD)");
+  CHECK(e.object == "rejected");
+  CHECK(e.message().find(errno_name(EACCES)) != std::string::npos);
+  CHECK(e.hint.find("verifier") != std::string::npos);
+  // Exactly two loads: without a log, then with one.
+  REQUIRE(trace.count("bpf(BPF_PROG_LOAD") == 2);
+  CHECK(trace.lines[0].find("log_level=0") != std::string::npos);
+  CHECK(trace.lines[1].find("log_level=1") != std::string::npos);
+  CHECK(trace.lines[1].find("log_size=" + std::to_string(kVerifierLogStart)) != std::string::npos);
+
+  // The oracle for the log's content is the kernel itself, asked directly.
+  std::string log;
+  Result<Fd> again = prog_load_logged(spec, 1, log);
+  REQUIRE_FALSE(again);
+  REQUIRE(!log.empty());
+  CHECK(e.detail.find(last_line(log)) != std::string::npos);
+}
+
+TEST_CASE("the log buffer grows on ENOSPC until the whole log fits") {
+  std::vector<bpf::Insn> insns = assemble(long_program);
+  ProgSpec spec;
+  spec.type = BPF_PROG_TYPE_SOCKET_FILTER;
+  spec.insns = insns;
+  spec.name = "long_log";
+  TraceCapture trace;
+  std::string log;
+  Result<Fd> prog = prog_load_logged(spec, 2, log);
+  REQUIRE_MESSAGE(prog, (prog ? "" : prog.error().message()));
+  CHECK(log.size() > kVerifierLogStart);
+  CHECK(trace.count("ENOSPC") >= 1);
+  CHECK(trace.count("log_size=" + std::to_string(kVerifierLogStart * 4)) == 1);
+
+  // And what the kernel made of it, read back.
+  Result<ProgInfo> info = prog_info(prog->get());
+  REQUIRE_MESSAGE(info, (info ? "" : info.error().message()));
+  CHECK(info->type == BPF_PROG_TYPE_SOCKET_FILTER);
+  CHECK(info->name == "long_log");
+  CHECK(info->xlated.size() >= 1);
+  CHECK(info->jited_size > 0);
+}
+
+TEST_CASE("--trace-syscalls shows the real calls with their real results") {
+  TraceCapture trace;
+  MapSpec spec;
+  spec.type = BPF_MAP_TYPE_ARRAY;
+  spec.key_size = 4;
+  spec.value_size = 8;
+  spec.max_entries = 2;
+  spec.name = "traced";
+  Result<Fd> map = map_create(spec);
+  REQUIRE_MESSAGE(map, (map ? "" : map.error().message()));
+  REQUIRE(trace.lines.size() == 1);
+  CHECK(trace.lines[0].find("bpf(BPF_MAP_CREATE, {map_type=BPF_MAP_TYPE_ARRAY, key_size=4, value_size=8, "
+                            "max_entries=2") == 0);
+  CHECK(trace.lines[0].find(") = " + std::to_string(map->get())) != std::string::npos);
+
+  Result<MapInfo> info = map_info(map->get());
+  REQUIRE(info);
+  CHECK(info->max_entries == spec.max_entries);
+  CHECK(info->name == spec.name);
+
+  // A failing element call: key 5 is out of range for 2 entries.
+  uint32_t key = 5;
+  uint64_t value = 1;
+  Status st = map_update(map->get(), &key, &value);
+  REQUIRE_FALSE(st);
+  CHECK(st.error().err == E2BIG);
+  CHECK(trace.lines.back().find("bpf(BPF_MAP_UPDATE_ELEM, {map_fd=" + std::to_string(map->get())) == 0);
+  CHECK(trace.lines.back().find("= -1 E2BIG") != std::string::npos);
+
+  // A uprobe perf_event_open: path and offset as passed.
+  std::string path = ktest::sample_path("fun");
+  Result<uint64_t> offset = ktest::function_file_offset(path, "bar");
+  REQUIRE_MESSAGE(offset, (offset ? "" : offset.error().message()));
+  Result<Fd> event = open_uprobe({path, *offset});
+  REQUIRE_MESSAGE(event, (event ? "" : event.error().message()));
+  const std::string& line = trace.lines.back();
+  CHECK(line.find("perf_event_open({type=") == 0);
+  CHECK(line.find("/* uprobe */") != std::string::npos);
+  CHECK(line.find("config1=\"" + path + "\"") != std::string::npos);
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "config2=0x%llx", static_cast<unsigned long long>(*offset));
+  CHECK(line.find(hex) != std::string::npos);
+  CHECK(line.find("flags=PERF_FLAG_FD_CLOEXEC) = " + std::to_string(event->get())) != std::string::npos);
+}
+
+TEST_CASE("uprobes inside instructions are refused with a hint about instruction boundaries") {
+  // The kernel checks the instruction when it installs the probe in a process that maps the
+  // file, so probe this test binary itself (mapped right now) at its main().
+  char self[4096];
+  ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  REQUIRE(len > 0);
+  std::string path(self, static_cast<size_t>(len));
+  Result<uint64_t> offset = ktest::function_file_offset(path, "main");
+  REQUIRE(offset);
+  // The kernel decodes whatever bytes start at the offset, so only some non-boundaries are
+  // refused (bytes that are no valid or no probe-able instruction). Capstone (the oracle)
+  // gives main's boundaries; every offset between them is tried, and each refusal must be
+  // EILSEQ (undecodable) or the kernel's ENOTSUPP (524: decodable but not probe-able, e.g.
+  // hlt), each with a hint naming instruction boundaries.
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f);
+  uint8_t code[48];
+  std::fseek(f, static_cast<long>(*offset), SEEK_SET);
+  size_t got = std::fread(code, 1, sizeof code, f);
+  std::fclose(f);
+  csh cs;
+  REQUIRE(cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK);
+  cs_insn* insns = nullptr;
+  size_t n = cs_disasm(cs, code, got, 0, 0, &insns);
+  std::vector<uint64_t> inside;
+  for (size_t i = 0; i < n; ++i)
+    for (uint64_t b = 1; b < insns[i].size; ++b) inside.push_back(insns[i].address + b);
+  cs_free(insns, n);
+  cs_close(&cs);
+  size_t refused = 0;
+  for (uint64_t at : inside) {
+    Result<Fd> event = open_uprobe({path, *offset + at});
+    if (event) continue;
+    ++refused;
+    CAPTURE(at);
+    CHECK((event.error().err == EILSEQ || event.error().err == kKernelEnotsupp));
+    CHECK(event.error().hint.find("instruction boundary") != std::string::npos);
+    CHECK(event.error().syscall == "perf_event_open");
+  }
+  CHECK(refused > 0);
+}
