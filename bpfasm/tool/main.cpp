@@ -14,6 +14,7 @@
 #include "bpfasm/form_examples.h"
 #include "bpfasm/parse.h"
 #include "bpfasm/print.h"
+#include "bpfasm/tool/load.h"
 
 using namespace rawprobe;
 using namespace rawprobe::bpf;
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--forms" && args.size() == 1) return list_forms();
+  if (args[0] == "--load") return load_command(args);
   if (args[0] == "-d") {
     if (args.size() == 2) return disassemble_file(args[1], Dialect::Verifier);
     if (args.size() == 3 && args[2] == "--llvm") return disassemble_file(args[1], Dialect::Llvm);
