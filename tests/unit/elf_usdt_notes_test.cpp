@@ -7,6 +7,7 @@
 #include <cstring>
 #include <regex>
 
+#include "elf/resolve.h"
 #include "elf/segments.h"
 #include "elf/usdt_args.h"
 #include "elf/usdt_notes.h"
@@ -55,13 +56,18 @@ std::vector<std::string> note_files() {
           "/usr/bin/python3.11"};
 }
 
-// .probes section (where sdt.h puts semaphores) as readelf -S reports it: address, offset.
-std::pair<uint64_t, uint64_t> probes_section(const std::string& path) {
-  std::regex re(R"(\]\s+\.probes\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+))");
+// A section's address and file offset as readelf -S reports them (.probes holds sdt.h's
+// semaphores, .text the probe sites): an oracle independent of our PT_LOAD arithmetic.
+std::pair<uint64_t, uint64_t> section_place(const std::string& path, const std::string& name) {
+  std::regex re("\\]\\s+" + std::regex_replace(name, std::regex("\\."), "\\.") +
+                "\\s+\\S+\\s+([0-9a-f]+)\\s+([0-9a-f]+)");
   std::smatch m;
   std::string out = run("readelf -SW '" + path + "'");
-  REQUIRE_MESSAGE(std::regex_search(out, m, re), "no .probes section in " << path);
+  REQUIRE_MESSAGE(std::regex_search(out, m, re), "no " << name << " section in " << path);
   return {std::stoull(m[1], nullptr, 16), std::stoull(m[2], nullptr, 16)};
+}
+std::pair<uint64_t, uint64_t> probes_section(const std::string& path) {
+  return section_place(path, ".probes");
 }
 
 }  // namespace
@@ -128,11 +134,7 @@ namespace {
 
 // Byte offset of the .note.stapsdt section's contents in the file, from readelf -S.
 uint64_t note_section_offset(const std::string& path) {
-  std::regex re(R"(\]\s+\.note\.stapsdt\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)\s+([0-9a-f]+))");
-  std::smatch m;
-  std::string out = run("readelf -SW '" + path + "'");
-  REQUIRE(std::regex_search(out, m, re));
-  return std::stoull(m[1], nullptr, 16);
+  return section_place(path, ".note.stapsdt").second;
 }
 
 uint64_t get64(const std::string& bytes, size_t at) {
@@ -208,4 +210,35 @@ TEST_CASE("malformed notes are refused with the note's index") {
     REQUIRE(!r);
     CHECK(r.error().what.find("note #0") != std::string::npos);
   }
+}
+
+TEST_CASE("resolve_usdt gives every location with its file offset and semaphore ref_ctr_offset") {
+  for (const std::string& path : {std::string("/usr/bin/python3.11"), elf_sample("usdt_args_arm"),
+                                  elf_sample("libusdt_based.so")}) {
+    CAPTURE(path);
+    auto binary = Binary::open(path);
+    REQUIRE(binary);
+    rawprobe::elf::Explain explain;
+    auto sites = resolve_usdt(*binary, "", "*", &explain);
+    REQUIRE_MESSAGE(sites, (sites ? "" : sites.error().message()));
+    std::vector<OracleNote> oracle = readelf_notes(path);
+    REQUIRE(sites->size() == oracle.size());
+    auto [probes_addr, probes_offset] = probes_section(path);
+    auto [text_addr, text_offset] = section_place(path, ".text");
+    for (size_t i = 0; i < oracle.size(); ++i) {
+      const UsdtSite& s = (*sites)[i];
+      CHECK(s.site.address == oracle[i].location);
+      CHECK(s.site.file_offset == oracle[i].location - text_addr + text_offset);
+      if (oracle[i].semaphore)
+        CHECK(s.site.ref_ctr_offset == oracle[i].semaphore - probes_addr + probes_offset);
+      else
+        CHECK(s.site.ref_ctr_offset == 0);
+    }
+    CHECK(explain.steps.size() >= 3 * oracle.size());
+  }
+  auto binary = Binary::open(elf_sample("usdt_args_O2"));
+  REQUIRE(binary);
+  auto missing = resolve_usdt(*binary, "usdt_args", "nope");
+  REQUIRE(!missing);
+  CHECK(missing.error().message().find("USDT notes in the file") != std::string::npos);
 }
