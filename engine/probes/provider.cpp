@@ -29,7 +29,7 @@ const char* program_type_name(ProgramType type) {
   return "?";
 }
 
-uint32_t bpf_prog_type(ProgramType type) {
+uint32_t kernel_prog_type(ProgramType type) {
   switch (type) {
     case ProgramType::Kprobe: return BPF_PROG_TYPE_KPROBE;
     case ProgramType::Tracepoint: return BPF_PROG_TYPE_TRACEPOINT;

@@ -48,7 +48,7 @@ enum class ProgramType {
 };
 ProgramType program_type(ProbeKind kind);
 const char* program_type_name(ProgramType type);  // "kprobe", "tracepoint", "perf_event"
-uint32_t bpf_prog_type(ProgramType type);          // BPF_PROG_TYPE_* number
+uint32_t kernel_prog_type(ProgramType type);       // its BPF_PROG_TYPE_* number
 
 // A USDT argument of one location, with what codegen needs beyond the parsed spec.
 struct UsdtArgument {

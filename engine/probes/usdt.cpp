@@ -99,7 +99,14 @@ class UsdtProvider final : public Provider {
         hint = "'" + spec.target + "' has no USDT notes (.note.stapsdt)";
       } else {
         std::vector<std::string> close = lang::closest_names(wanted, names);
-        if (close.empty()) close = lang::closest_names(spec.name, names);
+        if (close.empty()) {
+          // usdt:BIN:NAME: compare with the names alone, then suggest the full probe.
+          std::vector<std::string> bare;
+          for (const std::string& n : names) bare.push_back(n.substr(n.find(':') + 1));
+          for (const std::string& b : lang::closest_names(spec.name, bare))
+            for (const std::string& n : names)
+              if (n.substr(n.find(':') + 1) == b) close.push_back(n);
+        }
         hint = close.empty() ? "list them with -l 'usdt:" + spec.target + ":*'"
                              : "did you mean 'usdt:" + spec.target + ":" + close.front() + "'?";
       }
