@@ -76,6 +76,9 @@ $(BUILD)/kernel-tests: $(KERNEL_OBJS) $(LIBS)
 UNIT_LIBS_arch   := arch engine/base
 UNIT_LIBS_bpfasm := bpfasm engine/base
 UNIT_LIBS_elf    := elf arch engine/base
+UNIT_LIBS_sys    := engine/sys bpfasm arch engine/base
+UNIT_LIBS_lang   := engine/lang engine/output engine/base
+UNIT_LIBS_output := engine/output engine/lang engine/base
 unit-%: $(BUILD)/obj/tests/unit/main.o
 	@$(MAKE) --no-print-directory $(BUILD)/unit-$*
 	$(BUILD)/unit-$*
