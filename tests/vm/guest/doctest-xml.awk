@@ -3,7 +3,8 @@
 # or EXCLUDED<TAB>NAME<TAB>SUITE for a case of the test suite named by -v exclude=SUITE (which
 # the caller left out with --test-suite-exclude, so doctest lists it as skipped).
 # Written for busybox awk. DETAIL of a failure is the first failed check (file:line, the
-# expression as written and as expanded) or the exception. A case that started but never
+# expression as written and as expanded, the first line of up to 3 INFO contexts) or the
+# exception. A case that started but never
 # reported its result means the binary died inside it: FAIL.
 function unescape(s) {
   gsub(/&lt;/, "<", s); gsub(/&gt;/, ">", s); gsub(/&quot;/, "\"", s); gsub(/&apos;/, "'", s)
@@ -27,7 +28,7 @@ BEGIN { current = ""; want = ""; suite = "" }
     else printf "SKIP\t%s\tskipped\n", attr($0, "name")
     next
   }
-  current = attr($0, "name"); detail = ""; want = ""
+  current = attr($0, "name"); detail = ""; want = ""; infos = 0
   next
 }
 current != "" && /<Expression success="false"/ {
@@ -41,7 +42,11 @@ current != "" && /<Exception / {
 current != "" && /<Original>/ { if (want == "original") want = "original-text"; next }
 current != "" && /<Expanded>/ { if (want == "expanded") want = "expanded-text"; next }
 current != "" && want == "original-text" { detail = detail " " unescape(trim($0)); want = "expanded"; next }
-current != "" && want == "expanded-text" { detail = detail " (" unescape(trim($0)) ")"; want = ""; next }
+current != "" && want == "expanded-text" { detail = detail " (" unescape(trim($0)) ")"; want = "info"; next }
+# The INFO()/CAPTURE() context of the first failure: the first line of each, up to 3.
+current != "" && want == "info" && /<Info>/ { if (infos++ < 3) want = "info-text"; next }
+current != "" && want == "info-text" { detail = detail "; " unescape(trim($0)); want = "info"; next }
+current != "" && want == "info" && /<\/Expression>/ { want = ""; next }
 current != "" && want == "exception" { detail = detail unescape(trim($0)); want = ""; next }
 current != "" && /<OverallResultsAsserts / {
   took = attr($0, "duration")
