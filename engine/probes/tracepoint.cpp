@@ -133,7 +133,10 @@ class TracepointProvider final : public Provider {
   Status list(const ListRequest& request, ListSink& sink) const override {
     Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
     if (!all) return all.error();
-    std::sort(all->begin(), all->end());
+    // bpftrace sorts whole lines: "fib6:..." before "fib:..." (':' sorts after digits).
+    std::sort(all->begin(), all->end(), [](const auto& a, const auto& b) {
+      return a.first + ":" + a.second < b.first + ":" + b.second;
+    });
     bool raw = request.provider == "rawtracepoint";
     std::string category = "*", name = "*";
     if (raw) {

@@ -144,7 +144,12 @@ class UsdtProvider final : public Provider {
         if (targets->size() > 1) continue;
         return notes.error();
       }
-      for (const elf::UsdtProbe& probe : elf::group_usdt_probes(**notes)) {
+      std::vector<elf::UsdtProbe> probes = elf::group_usdt_probes(**notes);
+      // bpftrace prints them sorted by provider:name.
+      std::sort(probes.begin(), probes.end(), [](const elf::UsdtProbe& a, const elf::UsdtProbe& b) {
+        return a.provider + ":" + a.name < b.provider + ":" + b.name;
+      });
+      for (const elf::UsdtProbe& probe : probes) {
         const elf::UsdtNote& first = probe.locations.front();
         bool match = whole ? elf::glob_match(name, probe.provider + ":" + probe.name) ||
                                  elf::glob_match(name, probe.name)
