@@ -98,8 +98,11 @@ TEST_BUILDS := all $(BUILD)/unit-tests $(BUILD)/kernel-tests
 # Packages first (alone, so -j never compiles before the headers exist), then build, then run.
 test: deps test-deps
 	$(MAKE) --no-print-directory test-builds
-	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
+	$(MAKE) --no-print-directory test-run
 test-builds: $(TEST_BUILDS)
+# A separate make, so fragments that look for tools (mk/vm.mk: qemu) see what deps installed.
+test-run:
+	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
 
 asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" \
@@ -122,7 +125,7 @@ install: all
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
 
-.PHONY: all static test test-builds asan deps test-deps install clean FORCE
+.PHONY: all static test test-builds test-run asan deps test-deps install clean FORCE
 .SECONDARY:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
