@@ -80,7 +80,8 @@ Status list_probes(const ListOptions& options, FILE* out) {
     ListSink sink(out, options.verbose, filter);
     for (const Listed& l : kListed) {
       bool asked = parts.size() == 1 && pattern == l.name;  // "-l kprobe", "-l usdt"
-      if (l.needs_binary && !(options.pid > 0 && std::string(l.name) == "usdt")) continue;
+      // "-l uprobe" alone reaches the provider, which says that a binary is needed.
+      if (l.needs_binary && !asked && !(options.pid > 0 && std::string(l.name) == "usdt")) continue;
       if (!asked && std::string(l.name) == "kretprobe") continue;  // the same set as kprobe
       if (std::string(l.name).find("kprobe") != std::string::npos && !kprobes_available()) {
         if (asked || (!pattern.empty() && elf::glob_match(filter, l.name)))

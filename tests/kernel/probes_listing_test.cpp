@@ -11,40 +11,15 @@
 #include <vector>
 
 #include "engine/probes/listing.h"
+#include "tests/unit/probes_capture.h"
 #include "tests/kernel/sys_support.h"
 
 using namespace rawprobe;
 
 namespace {
 
-std::string run_command(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  ::pclose(pipe);
-  return out;
-}
-
 std::string bpftrace_list(const std::string& args) {
-  return run_command("bpftrace " + args + " 2>/dev/null");
-}
-
-std::string ours(const std::string& pattern, bool verbose = false) {
-  char* data = nullptr;
-  size_t size = 0;
-  FILE* out = ::open_memstream(&data, &size);
-  probes::ListOptions options;
-  options.pattern = pattern;
-  options.verbose = verbose;
-  Status st = probes::list_probes(options, out);
-  std::fclose(out);
-  std::string text(data, size);
-  std::free(data);
-  REQUIRE_MESSAGE(st, (st ? "" : st.error().message()));
-  return text;
+  return probes::test::command_output("bpftrace " + args + " 2>/dev/null");
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -64,7 +39,7 @@ TEST_CASE("tracepoint listings equal bpftrace's") {
     CAPTURE(pattern);
     std::string oracle = bpftrace_list("-l '" + std::string(pattern) + "'");
     REQUIRE_FALSE(oracle.empty());
-    CHECK(lines_of(ours(pattern)) == lines_of(oracle));
+    CHECK(lines_of(probes::test::listed(pattern)) == lines_of(oracle));
   }
 }
 
@@ -74,7 +49,7 @@ TEST_CASE("-lv tracepoint fields equal bpftrace's") {
     CAPTURE(pattern);
     std::string oracle = bpftrace_list("-lv '" + std::string(pattern) + "'");
     REQUIRE_FALSE(oracle.empty());
-    CHECK(ours(pattern, true) == oracle);
+    CHECK(probes::test::listed(pattern, true) == oracle);
   }
 }
 
@@ -84,10 +59,10 @@ TEST_CASE("uprobe and uretprobe listings of a sample equal bpftrace's") {
     std::string pattern = provider + ":" + fun + ":*";
     std::string oracle = bpftrace_list("-l '" + pattern + "'");
     REQUIRE_FALSE(oracle.empty());
-    CHECK(lines_of(ours(pattern)) == lines_of(oracle));
+    CHECK(lines_of(probes::test::listed(pattern)) == lines_of(oracle));
   }
   std::string pattern = "uprobe:" + fun + ":f*";
-  CHECK(lines_of(ours(pattern)) == lines_of(bpftrace_list("-l '" + pattern + "'")));
+  CHECK(lines_of(probes::test::listed(pattern)) == lines_of(bpftrace_list("-l '" + pattern + "'")));
 }
 
 TEST_CASE("usdt listing of python3.11 and hello_usdt equals bpftrace's") {
@@ -97,20 +72,20 @@ TEST_CASE("usdt listing of python3.11 and hello_usdt equals bpftrace's") {
     CAPTURE(pattern);
     std::string oracle = bpftrace_list("-l '" + pattern + "'");
     REQUIRE_FALSE(oracle.empty());
-    CHECK(lines_of(ours(pattern)) == lines_of(oracle));
+    CHECK(lines_of(probes::test::listed(pattern)) == lines_of(oracle));
   }
 }
 
 TEST_CASE("whole-line patterns: the seed's grep pipelines see the same tracepoint lines") {
-  std::string oracle = run_command("bpftrace -l 2>/dev/null | grep init_module");
+  std::string oracle = probes::test::command_output("bpftrace -l 2>/dev/null | grep init_module");
   std::string mine;
-  for (const std::string& line : lines_of(ours("")))
+  for (const std::string& line : lines_of(probes::test::listed("")))
     if (line.find("init_module") != std::string::npos) mine += line + "\n";
   CHECK(mine == oracle);
   // bpftrace 0.17 prints its pattern back ("software:*:"); we print each event.
-  std::vector<std::string> software = lines_of(ours("software:*"));
+  std::vector<std::string> software = lines_of(probes::test::listed("software:*"));
   CHECK(std::find(software.begin(), software.end(), std::string("software:cpu-clock:")) != software.end());
-  std::vector<std::string> all = lines_of(ours(""));
+  std::vector<std::string> all = lines_of(probes::test::listed(""));
   for (const char* expected : {"BEGIN", "END", "interval:ms:", "profile:hz:", "hardware:cpu-cycles:",
                                "rawtracepoint:sched_switch", "tracepoint:syscalls:sys_enter_read"})
     CHECK_MESSAGE(std::find(all.begin(), all.end(), std::string(expected)) != all.end(), expected);
