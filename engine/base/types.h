@@ -35,6 +35,8 @@ struct Type {
   }
   static Type string(uint32_t bytes) { return Type{TypeKind::String, bytes, false, {}}; }
 
+  // A plain integer. Aggregations (count, sum, ...) are not: bpftrace 0.17 rejects
+  // `@c == 3` for a count map with "Type mismatch for '=='", and so do we.
   bool is_integer() const { return kind == TypeKind::Integer; }
   bool is_string() const { return kind == TypeKind::String; }
   bool operator==(const Type&) const = default;

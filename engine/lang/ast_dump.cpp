@@ -1,6 +1,6 @@
 #include "engine/lang/ast_dump.h"
 
-#include "engine/lang/type_names.h"
+#include "engine/base/type_names.h"
 
 namespace rawprobe::lang {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/layout.h"
 #include "engine/base/types.h"
 #include "engine/lang/ast.h"
-#include "engine/lang/printf_format.h"
 #include "engine/lang/source.h"
 
 namespace rawprobe::lang {
@@ -17,22 +17,23 @@ struct MapInfo {
   std::string name;                  // "@start"; "@" for the anonymous map
   std::vector<Type> key;             // the key parts; empty for a map without keys (bpftrace
                                      // then uses one u64 zero key)
-  std::vector<uint32_t> key_offsets; // packed (see layout.h)
+  std::vector<uint32_t> key_offsets; // layout_of(key) (engine/base/layout.h)
   uint32_t key_size = 0;             // 8 for a map without keys
   Type value;                        // Integer (8 bytes), String, Tuple, Count, Sum, ...
   Span first_use;
 };
 
 struct PrintfArg {
-  Type type;         // as stored: integers widened to 8 bytes
+  Type type;         // as stored: integers widened to 8 bytes (widen_integer)
   uint32_t offset;   // in the event record; the u64 printf id is at offset 0
 };
 
+// A printf whose format and argument types PrintfFormatter::make (engine/output) accepted,
+// so the runtime's formatter for it cannot fail.
 struct PrintfInfo {
   std::string format;                        // unescaped
-  std::vector<FormatConversion> conversions; // one per argument, in order
   std::vector<PrintfArg> args;
-  uint32_t record_size = 8;                  // id + arguments, C-aligned
+  uint32_t record_size = kEventHeaderSize;   // layout_of({u64 id, args...}).size
   Span span;
 };
 

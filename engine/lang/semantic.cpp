@@ -1,8 +1,8 @@
 #include <algorithm>
 
-#include "engine/lang/layout.h"
+#include "engine/base/layout.h"
+#include "engine/base/type_names.h"
 #include "engine/lang/semantic_internal.h"
-#include "engine/lang/type_names.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -10,7 +10,7 @@ namespace {
 // Whether a value of type `b` may be stored where `a` is (same shape; integer widths and
 // string lengths may differ, as bpftrace allows).
 bool compatible(const Type& a, const Type& b) {
-  if (is_integral(a) && is_integral(b)) return a.kind == b.kind || (a.is_integer() && b.is_integer());
+  if (a.is_integer() && b.is_integer()) return true;
   if (a.kind != b.kind) return false;
   if (a.kind == TypeKind::Tuple) {
     if (a.fields.size() != b.fields.size()) return false;
@@ -77,7 +77,7 @@ void Checker::block(std::vector<StmtPtr>& body) {
 
 void Checker::condition(Expr& e, const char* what) {
   check(e, Use::Value);
-  if (e.type.kind != TypeKind::None && !is_integral(e.type))
+  if (e.type.kind != TypeKind::None && !e.type.is_integer())
     error(e.span, std::string("Invalid type for ") + what + ": " + type_name(e.type) +
                       " (compare it, e.g. comm == \"bash\")");
 }
@@ -123,7 +123,7 @@ void Checker::assign_variable(Stmt& s) {
       return;
     }
     var.type = it->second;
-    if (!is_integral(it->second) || !is_integral(s.expr->type))
+    if (!it->second.is_integer() || !s.expr->type.is_integer())
       error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs integers (" +
                         type_name(it->second) + " and " + type_name(s.expr->type) + " given)");
     return;
@@ -151,7 +151,7 @@ void Checker::assign_map(Stmt& s) {
   if (s.op != Op::None) {
     check(*s.expr, Use::Value);
     if (!info) return;
-    if (!is_integral(s.expr->type)) {
+    if (!s.expr->type.is_integer()) {
       error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs an integer value (" +
                         type_name(s.expr->type) + " given)");
       return;
@@ -210,8 +210,9 @@ void Checker::check_map_keys(Expr& m, MapInfo& info) {
     }
     for (size_t i = 0; i < key.size(); ++i) info.key[i] = merged(info.key[i], key[i]);
   }
-  Layout l = packed_layout(info.key);
-  info.key_offsets = l.offsets;
+  // Code generation writes keys and output reads them by this same layout_of().
+  StructLayout l = layout_of(info.key);
+  info.key_offsets = std::move(l.offsets);
   info.key_size = info.key.empty() ? 8 : l.size;
 }
 
@@ -270,7 +271,7 @@ void Checker::unary(Expr& e) {
   Expr& x = *e.operands[0];
   check(x, Use::Value);
   if (x.type.kind == TypeKind::None) return;
-  if (!is_integral(x.type)) {
+  if (!x.type.is_integer()) {
     error(e.span, std::string("The ") + op_spelling(e.op) + " operator can not be used on expressions of type '" +
                       type_name(x.type) + "'");
     return;
@@ -290,7 +291,7 @@ void Checker::binary(Expr& e) {
     e.type = Type::integer(8, false);
     return;
   }
-  if (!is_integral(l.type) || !is_integral(r.type)) {
+  if (!l.type.is_integer() || !r.type.is_integer()) {
     error(e.span, std::string("Type mismatch for '") + op_spelling(e.op) + "': comparing '" + type_name(l.type) +
                       "' with '" + type_name(r.type) + "'");
     return;
@@ -306,7 +307,7 @@ void Checker::ternary(Expr& e) {
   check(a, Use::Value);
   check(b, Use::Value);
   if (a.type.kind == TypeKind::None || b.type.kind == TypeKind::None) return;
-  if (is_integral(a.type) && is_integral(b.type)) {
+  if (a.type.is_integer() && b.type.is_integer()) {
     e.type = Type::integer(8, a.type.is_signed);  // bpftrace 0.17 takes the first branch's sign
   } else if (compatible(a.type, b.type)) {
     e.type = merged(a.type, b.type);
@@ -327,7 +328,7 @@ void Checker::incdec(Expr& e) {
     target.type = info->value;
   }
   if (target.type.kind == TypeKind::None) return;
-  if (!is_integral(target.type)) {
+  if (!target.type.is_integer()) {
     error(e.span, std::string("The ") + op_spelling(e.op) + " operator can not be used on expressions of type '" +
                       type_name(target.type) + "'");
     return;
@@ -339,7 +340,7 @@ void Checker::cast(Expr& e) {
   Expr& x = *e.operands[0];
   check(x, Use::Value);
   if (x.type.kind == TypeKind::None) return;
-  if (!is_integral(x.type)) {
+  if (!x.type.is_integer()) {
     error(e.span, "Cannot cast from '" + type_name(x.type) + "' to '" + type_name(e.cast_type) + "'");
     return;
   }
@@ -347,14 +348,13 @@ void Checker::cast(Expr& e) {
 }
 
 void Checker::tuple(Expr& e) {
-  Type t{TypeKind::Tuple, 0, false, {}};
+  std::vector<Type> fields;
   for (ExprPtr& x : e.operands) {
     check(*x, Use::Value);
     if (x->type.kind == TypeKind::None) return;
-    t.fields.push_back(x->type);
+    fields.push_back(x->type);
   }
-  t.size = c_struct_layout(t.fields).size;
-  e.type = t;
+  e.type = tuple_of(std::move(fields));
 }
 
 ProgramInfo analyse(Program& prog, const SemanticOptions& options, Diagnostics& diags) {

@@ -1,9 +1,9 @@
 // Builtin variables (pid, comm, retval, argN, ...) and tracepoint fields (args->NAME).
 #include <algorithm>
 
+#include "engine/base/type_names.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/lang/suggest.h"
-#include "engine/lang/type_names.h"
 
 namespace rawprobe::lang {
 namespace {

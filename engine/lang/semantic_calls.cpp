@@ -2,10 +2,11 @@
 // symbol/stack functions whose output comes with the next issue (typed here already).
 #include <algorithm>
 
-#include "engine/lang/layout.h"
+#include "engine/base/layout.h"
+#include "engine/base/type_names.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/lang/suggest.h"
-#include "engine/lang/type_names.h"
+#include "engine/output/printf_format.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -17,12 +18,6 @@ const std::vector<std::string> kFunctions = {
 // Functions whose only effect is an action: they produce no value.
 bool is_action(const std::string& n) {
   return n == "printf" || n == "print" || n == "delete" || n == "clear" || n == "zero" || n == "exit" || n == "time";
-}
-
-std::string supplied(const Type& t) {
-  if (t.is_integer()) return "integer";
-  if (t.is_string()) return "string";
-  return type_name(t);
 }
 
 }  // namespace
@@ -81,7 +76,7 @@ void Checker::call(Expr& e, Use use) {
       Expr& f = *e.operands[0];
       check(f, Use::Value);
       if (!f.is_literal_string()) {
-        error(e.span, "time() expects a string literal (" + supplied(f.type) + " provided)");
+        error(e.span, "time() expects a string literal (" + argument_type_name(f.type) + " provided)");
         return;
       }
       format = f.str;
@@ -108,8 +103,8 @@ void Checker::call(Expr& e, Use use) {
     if (!arg_count(e, 1, 2)) return;
     for (ExprPtr& a : e.operands) {
       check(*a, Use::Value);
-      if (a->type.kind != TypeKind::None && !is_integral(a->type) && !(a->type.is_string() && a.get() == e.operands[0].get()))
-        error(a->span, "str() expects an integer or pointer argument (" + supplied(a->type) + " provided)");
+      if (a->type.kind != TypeKind::None && !a->type.is_integer() && !(a->type.is_string() && a.get() == e.operands[0].get()))
+        error(a->span, "str() expects an integer or pointer argument (" + argument_type_name(a->type) + " provided)");
     }
     e.type = Type::string(opts_.strlen);
     return;
@@ -124,8 +119,8 @@ void Checker::call(Expr& e, Use use) {
   // usym / ksym
   if (!arg_count(e, 1, 1)) return;
   check(*e.operands[0], Use::Value);
-  if (e.operands[0]->type.kind != TypeKind::None && !is_integral(e.operands[0]->type)) {
-    error(e.span, n + "() expects an integer address (" + supplied(e.operands[0]->type) + " provided)");
+  if (e.operands[0]->type.kind != TypeKind::None && !e.operands[0]->type.is_integer()) {
+    error(e.span, n + "() expects an integer address (" + argument_type_name(e.operands[0]->type) + " provided)");
     return;
   }
   e.type = n == "usym" ? Type{TypeKind::USym, 16, false, {}} : Type{TypeKind::KSym, 8, false, {}};
@@ -135,8 +130,8 @@ void Checker::call_aggregation(Expr& e, TypeKind kind, size_t nargs) {
   if (!arg_count(e, nargs, nargs)) return;
   for (ExprPtr& a : e.operands) {
     check(*a, Use::Value);
-    if (a->type.kind != TypeKind::None && !is_integral(a->type)) {
-      error(e.span, e.name + "() only supports integer arguments (" + supplied(a->type) + " provided)");
+    if (a->type.kind != TypeKind::None && !a->type.is_integer()) {
+      error(e.span, e.name + "() only supports integer arguments (" + argument_type_name(a->type) + " provided)");
       return;
     }
   }
@@ -171,42 +166,33 @@ void Checker::call_printf(Expr& e) {
   for (ExprPtr& a : e.operands) check(*a, Use::Value);
   Expr& fmt = *e.operands[0];
   if (!fmt.is_literal_string()) {
-    error(e.span, "printf() expects a string literal (" + supplied(fmt.type) + " provided)");
-    return;
-  }
-  PrintfInfo p;
-  p.format = fmt.str;
-  p.span = e.span;
-  p.conversions = parse_printf_format(fmt.str);
-  size_t given = e.operands.size() - 1;
-  if (given < p.conversions.size()) {
-    error(e.span, "printf: Not enough arguments for format string (" + std::to_string(given) + " supplied, " +
-                      std::to_string(p.conversions.size()) + " expected)");
-    return;
-  }
-  if (given > p.conversions.size()) {
-    error(e.span, "printf: Too many arguments for format string (" + std::to_string(given) + " supplied, " +
-                      std::to_string(p.conversions.size()) + " expected)");
+    error(e.span, "printf() expects a string literal (" + argument_type_name(fmt.type) + " provided)");
     return;
   }
   std::vector<Type> stored;
-  for (size_t i = 0; i < given; ++i) {
-    const FormatConversion& c = p.conversions[i];
-    const Type& t = e.operands[i + 1]->type;
+  for (size_t i = 1; i < e.operands.size(); ++i) {
+    const Type& t = e.operands[i]->type;
     if (t.kind == TypeKind::None) return;  // already reported
-    bool wants_string = c.cls == ConvClass::String;
-    bool ok = wants_string ? !is_integral(t) : is_integral(t);
-    if (!ok) {
-      error(e.span, "printf: %" + std::string(1, c.conversion) + " specifier expects a value of type " +
-                        (wants_string ? "string" : "integer") + " (" + supplied(t) + " supplied)");
-      return;
-    }
     stored.push_back(widen_integer(t));
   }
-  // { u64 id; args } with C alignment (layout.h).
-  Layout l = c_struct_layout(stored, 8, 8);
-  for (size_t i = 0; i < stored.size(); ++i) p.args.push_back({stored[i], l.offsets[i]});
-  p.record_size = l.size;
+  // Output's own checks: the runtime builds its formatter from this format and these types,
+  // so what is accepted here cannot fail there.
+  Result<PrintfFormat> format = PrintfFormat::parse(fmt.str);
+  if (!format) {
+    error(fmt.span, format.error().what + "; " + format.error().hint);
+    return;
+  }
+  Result<PrintfFormatter> formatter = PrintfFormatter::make(std::move(*format), stored);
+  if (!formatter) {
+    error(e.span, formatter.error().message());  // bpftrace's wording, at the call as it puts it
+    return;
+  }
+  // The record { u64 id; args... }, laid out as code generation writes it.
+  std::vector<Type> record = {Type::integer(kEventHeaderSize, false)};
+  record.insert(record.end(), stored.begin(), stored.end());
+  StructLayout layout = layout_of(record);
+  PrintfInfo p{fmt.str, {}, layout.size, e.span};
+  for (size_t i = 0; i < stored.size(); ++i) p.args.push_back({stored[i], layout.offsets[i + 1]});
   e.call_id = static_cast<int>(info_.printfs.size());
   info_.printfs.push_back(std::move(p));
 }

@@ -5,7 +5,7 @@
 
 #include "engine/output/hist_format.h"
 #include "engine/output/json_escape.h"
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
 #include "engine/output/number_text.h"
 
 namespace rawprobe {

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "engine/lang/type_names.h"
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
+#include "engine/base/type_names.h"
 #include "engine/output/number_text.h"
 
 namespace rawprobe {
@@ -93,9 +93,9 @@ Result<PrintfFormat> PrintfFormat::parse(std::string_view fmt) {
       } else if (i == p) {
         piece.prints_arg = true;
       } else {
-        return make_error("parse printf format",
-                          "'" + std::string(fmt.substr(i, clen)) + "' at offset " +
-                              std::to_string(i),
+        return make_error("printf: unsupported conversion '" + std::string(fmt.substr(i, clen)) +
+                              "' at offset " + std::to_string(i) + " of the format",
+                          {},
                           "supported: %[-][0][width][.precision][hh|h|l|ll|j|z|t]"
                           "d/i/u/x/X/o/p, %c, %s; write %% for a literal percent sign");
       }
@@ -113,18 +113,14 @@ ArgClass PrintfFormat::arg_class(size_t i) const {
   return pieces_[i].spec.conv == 's' ? ArgClass::String : ArgClass::Integer;
 }
 
-std::string printf_type_name(const Type& type) {
-  // bpftrace's printf check names the plain kinds by their enum ("integer", "string"); the
-  // rest read as in its other messages.
-  if (type.is_integer()) return "integer";
-  if (type.is_string()) return "string";
-  return lang::type_name(type);
-}
-
 Result<PrintfFormatter> PrintfFormatter::make(std::string_view fmt, std::vector<Type> arg_types) {
   auto format = PrintfFormat::parse(fmt);
   if (!format) return format.error();
-  size_t expected = format->arg_count(), supplied = arg_types.size();
+  return make(std::move(*format), std::move(arg_types));
+}
+
+Result<PrintfFormatter> PrintfFormatter::make(PrintfFormat format, std::vector<Type> arg_types) {
+  size_t expected = format.arg_count(), supplied = arg_types.size();
   if (supplied != expected) {
     std::string what = supplied < expected ? "Not enough" : "Too many";
     return make_error("printf: " + what + " arguments for format string (" +
@@ -132,18 +128,18 @@ Result<PrintfFormatter> PrintfFormatter::make(std::string_view fmt, std::vector<
                       " expected)");
   }
   for (size_t i = 0; i < supplied; i++) {
-    ArgClass want = format->arg_class(i);
+    ArgClass want = format.arg_class(i);
     bool fits = want == ArgClass::String ? arg_types[i].is_string() : arg_types[i].is_integer();
     if (!fits) {
-      return make_error("printf: %" + format->pieces()[i].spec.token +
+      return make_error("printf: %" + format.pieces()[i].spec.token +
                         " specifier expects a value of type " +
                         (want == ArgClass::String ? "string" : "integer") + " (" +
-                        printf_type_name(arg_types[i]) + " supplied)");
+                        argument_type_name(arg_types[i]) + " supplied)");
     }
   }
   PrintfFormatter formatter;
   StructLayout layout = layout_of(arg_types);
-  formatter.format_ = std::move(*format);
+  formatter.format_ = std::move(format);
   formatter.types_ = std::move(arg_types);
   formatter.offsets_ = std::move(layout.offsets);
   formatter.args_size_ = layout.size;

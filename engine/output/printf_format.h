@@ -17,7 +17,11 @@
 // before a real conversion ("%+d %d") would make snprintf read garbage there, so it is
 // rejected here with an error instead.
 //
-// Arguments arrive as one struct laid out by layout_of() (engine/output/layout.h).
+// Arguments arrive as one struct laid out by layout_of() (engine/base/layout.h).
+//
+// The semantic pass (engine/lang) checks every printf with PrintfFormat::parse and
+// PrintfFormatter::make, so a script the front end accepts builds its formatters without
+// error at run time.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -50,7 +54,8 @@ struct FormatPiece {
 
 class PrintfFormat {
  public:
-  // Splits and checks a format string. Errors name the bad conversion and its offset.
+  // Splits and checks a format string. Errors name the bad conversion and its offset in
+  // Error::what and list what is supported in Error::hint.
   static Result<PrintfFormat> parse(std::string_view fmt);
 
   size_t arg_count() const { return pieces_.size(); }
@@ -63,9 +68,6 @@ class PrintfFormat {
   std::string tail_;                 // after the last conversion, printed as written
 };
 
-// bpftrace's name for a type in printf errors: "integer", "string", ...
-std::string printf_type_name(const Type& type);
-
 // A format bound to its argument types: built once when the program is loaded, then used
 // for every event.
 class PrintfFormatter {
@@ -74,6 +76,7 @@ class PrintfFormatter {
   //   printf: Not enough arguments for format string (1 supplied, 2 expected)
   //   printf: %d specifier expects a value of type integer (string supplied)
   static Result<PrintfFormatter> make(std::string_view fmt, std::vector<Type> arg_types);
+  static Result<PrintfFormatter> make(PrintfFormat format, std::vector<Type> arg_types);
 
   // Size of the argument struct the code generator must write (after the event header).
   uint32_t args_size() const { return args_size_; }

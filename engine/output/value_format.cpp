@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "engine/output/json_escape.h"
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
 #include "engine/output/number_text.h"
 
 namespace rawprobe {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
 #include "engine/output/output.h"
 
 namespace rawprobe::oracle {

@@ -8,7 +8,6 @@
 #include <regex>
 
 #include "engine/lang/ast_dump.h"
-#include "engine/lang/type_names.h"
 #include "tests/unit/arch_oracle.h"
 #include "tests/unit/lang_fixture.h"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
 #include "engine/output/map_print.h"
 
 using namespace rawprobe;

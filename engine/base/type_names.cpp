@@ -1,6 +1,6 @@
-#include "engine/lang/type_names.h"
+#include "engine/base/type_names.h"
 
-namespace rawprobe::lang {
+namespace rawprobe {
 
 std::string type_name(const Type& t) {
   switch (t.kind) {
@@ -32,6 +32,10 @@ std::string type_name(const Type& t) {
   return "?";
 }
 
-bool is_integral(const Type& t) { return t.kind == TypeKind::Integer; }
+std::string argument_type_name(const Type& t) {
+  if (t.is_integer()) return "integer";
+  if (t.is_string()) return "string";
+  return type_name(t);
+}
 
-}  // namespace rawprobe::lang
+}  // namespace rawprobe

@@ -1,4 +1,4 @@
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
 
 #include <algorithm>
 
@@ -49,6 +49,10 @@ Type tuple_of(std::vector<Type> fields) {
   tuple.fields = std::move(fields);
   tuple.size = layout_of(tuple.fields).size;
   return tuple;
+}
+
+Type widen_integer(const Type& type) {
+  return type.is_integer() ? Type::integer(8, type.is_signed) : type;
 }
 
 }  // namespace rawprobe
