@@ -21,7 +21,7 @@
 //   kAsyncTime               time("fmt"): { u64 id; u64 format } (ProgramInfo::time_formats)
 //   kAsyncPrintValue         print(expr): { u64 id; u64 value_id; bytes... } (print_values)
 // `map` above is the index into ProgramInfo::maps (user maps), never a kernel fd.
-// Every field is a u64 in native byte order; records are C structs (engine/output/layout.h).
+// Every field is a u64 in native byte order; records are C structs (engine/base/layout.h).
 //
 // Values that are indices rather than data:
 //   Probe (the `probe` builtin)   u64 index into CompiledScript::probe_names

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "bpfasm/builder.h"
+#include "engine/base/layout.h"
 #include "engine/codegen/codegen.h"
 #include "engine/codegen/frame.h"
-#include "engine/output/layout.h"
 
 namespace rawprobe::codegen {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "engine/output/layout.h"
+#include "engine/base/layout.h"
 
 namespace rawprobe::runtime {
 namespace {

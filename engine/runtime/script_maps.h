@@ -1,7 +1,7 @@
 // The kernel maps of one compiled script: created from CompiledScript::maps (MapHandle{i} is
 // maps[i]), and read back, cleared and zeroed for the script's user maps (@name).
 //
-// Keys are laid out as a C struct of their parts (output/layout.h) on both sides: the code
+// Keys are laid out as a C struct of their parts (engine/base/layout.h) on both sides: the code
 // generator writes them that way and output decodes them that way.
 #pragma once
 #include <cstdint>
