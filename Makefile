@@ -61,6 +61,13 @@ all: $(PROGRAMS)
 static: $(BUILD)/rawprobe-static
 	@file $<
 
+# Footprint of the static binary as shipped (stripped) and as built (with debug info).
+$(BUILD)/rawprobe-static.stripped: $(BUILD)/rawprobe-static
+	strip -o $@ $<
+size: $(BUILD)/rawprobe-static $(BUILD)/rawprobe-static.stripped
+	@printf '%-34s %10s bytes\n' "rawprobe-static (unstripped)" $$(stat -c %s $(BUILD)/rawprobe-static)
+	@printf '%-34s %10s bytes\n' "rawprobe-static (stripped)" $$(stat -c %s $(BUILD)/rawprobe-static.stripped)
+
 # --- tests ---------------------------------------------------------------------------------
 UNIT_OBJS   := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/*.cpp))
 KERNEL_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/kernel/*.cpp))
@@ -126,7 +133,7 @@ install: all
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
 
-.PHONY: all static test test-builds test-run asan deps test-deps install clean FORCE
+.PHONY: all static size test test-builds test-run asan deps test-deps install clean FORCE
 .SECONDARY:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
