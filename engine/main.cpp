@@ -1,8 +1,10 @@
-// rawprobe command line entry point.
+// rawprobe command line entry point: parses the options (engine/driver/options.h) and hands
+// the work to the listing, explain, info or run entry points.
 #include <cstdio>
-#include <cstring>
-#include <string_view>
 
+#include "engine/driver/options.h"
+#include "engine/driver/run_script.h"
+#include "engine/probes/listing.h"
 #include "engine/sys/call.h"
 #include "engine/sys/features.h"
 
@@ -10,46 +12,33 @@ namespace {
 
 constexpr const char* kVersion = "rawprobe 0.1.0";
 
-void print_usage(FILE* out) {
-  std::fprintf(out,
-               "usage: rawprobe [options] [FILE | -e PROGRAM]\n"
-               "  --info             print the kernel version and which BPF features it has\n"
-               "  --trace-syscalls   print every bpf(), perf_event_open(), ioctl() and tracefs\n"
-               "                     write rawprobe makes, decoded, on stderr\n"
-               "  --version          print the version\n"
-               "  --help             this text\n");
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool info = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    if (arg == "--version") {
-      std::printf("%s\n", kVersion);
-      return 0;
-    }
-    if (arg == "--help" || arg == "-h") {
-      print_usage(stdout);
-      return 0;
-    }
-    if (arg == "--trace-syscalls") {
-      rawprobe::sys::trace_to_stderr();
-      continue;
-    }
-    if (arg == "--info") {
-      info = true;
-      continue;
-    }
-    std::fprintf(stderr, "rawprobe: unknown option '%s'\n", argv[i]);
-    print_usage(stderr);
+  using namespace rawprobe;
+  Result<driver::Options> parsed = driver::parse_options(argc, argv);
+  if (!parsed) {
+    std::fprintf(stderr, "rawprobe: %s\n", parsed.error().message().c_str());
     return 2;
   }
-  if (info) {
-    std::fputs(rawprobe::sys::info_report().c_str(), stdout);
-    return 0;
+  driver::Options& options = *parsed;
+  if (options.trace_syscalls) sys::trace_to_stderr();
+  switch (options.mode) {
+    case driver::Mode::Version:
+      std::printf("%s\n", kVersion);
+      return 0;
+    case driver::Mode::Help:
+      std::fputs(driver::usage_text().c_str(), stdout);
+      return 0;
+    case driver::Mode::Info:
+      std::fputs(sys::info_report().c_str(), stdout);
+      return 0;
+    case driver::Mode::List:
+      return probes::run_list({options.list_pattern, options.verbose, options.pid}, stdout);
+    case driver::Mode::Explain:
+      return probes::run_explain(options.explain, options.pid, stdout);
+    case driver::Mode::Run:
+      return driver::run_script(options);
   }
-  print_usage(stderr);
   return 2;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/base/layout.h"
 #include "engine/sys/bpf_map.h"
 
 namespace rawprobe::runtime {
@@ -17,6 +18,26 @@ bool is_per_cpu_map(uint32_t type) {
 uint32_t lookup_value_size(const codegen::MapDef& def, uint32_t ncpus) {
   if (!is_per_cpu_map(def.type)) return def.value_size;
   return (def.value_size + 7) / 8 * 8 * ncpus;
+}
+
+// Copies a kernel key (parts laid out by `kernel_parts`) into output's key (`out_parts`),
+// writing each `probe` part as the probe's name.
+void ScriptMaps::translate_probe_key(const std::vector<Type>& kernel_parts, const uint8_t* from,
+                                     const std::vector<Type>& out_parts, uint8_t* to) const {
+  StructLayout in = layout_of(kernel_parts), out = layout_of(out_parts);
+  std::memset(to, 0, out.size);
+  for (size_t i = 0; i < kernel_parts.size(); ++i) {
+    if (kernel_parts[i].kind != TypeKind::Probe) {
+      std::memcpy(to + out.offsets[i], from + in.offsets[i], type_size(kernel_parts[i]));
+      continue;
+    }
+    uint64_t id;
+    std::memcpy(&id, from + in.offsets[i], 8);
+    if (id < script_->probe_names.size()) {
+      const std::string& name = script_->probe_names[id];
+      std::memcpy(to + out.offsets[i], name.data(), std::min<size_t>(name.size(), out_parts[i].size - 1));
+    }
+  }
 }
 
 Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
@@ -45,6 +66,15 @@ Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
     MapDesc desc;
     desc.name = m.name;
     desc.key = m.key;
+    bool probe_key = false;
+    for (Type& part : desc.key) {
+      if (part.kind != TypeKind::Probe) continue;
+      size_t longest = 0;
+      for (const std::string& name : script.probe_names) longest = std::max(longest, name.size());
+      part = Type::string(uint32_t(longest + 1));
+      probe_key = true;
+    }
+    maps.probe_keys_.push_back(probe_key);
     desc.value = m.value;
     int k = maps.kernel_of_user_[u];
     desc.ncpus = k >= 0 && is_per_cpu_map(script.maps[size_t(k)].type) ? ncpus : 1;
@@ -98,6 +128,7 @@ Result<MapEntries> ScriptMaps::read(size_t user_map) const {
                           " value bytes but printing needs " + std::to_string(value_size));
   Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
   if (!keys) return keys.error();
+  const lang::MapInfo& m = info_->maps[user_map];
   std::vector<uint8_t> value(kernel_value), key(key_size);
   entries.reserve(keys->size());
   for (const std::vector<uint8_t>& kernel_key : *keys) {
@@ -108,9 +139,13 @@ Result<MapEntries> ScriptMaps::read(size_t user_map) const {
       entries.add(nullptr, value.data());
       continue;
     }
-    if (kernel_key.size() < key_size)
-      return make_error("read map", desc.name, "its kernel keys are shorter than its key type");
-    std::memcpy(key.data(), kernel_key.data(), key_size);
+    if (probe_keys_[user_map]) {
+      translate_probe_key(m.key, kernel_key.data(), desc.key, key.data());
+    } else {
+      if (kernel_key.size() < key_size)
+        return make_error("read map", desc.name, "its kernel keys are shorter than its key type");
+      std::memcpy(key.data(), kernel_key.data(), key_size);
+    }
     entries.add(key.data(), value.data());
   }
   return entries;

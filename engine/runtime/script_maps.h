@@ -39,6 +39,8 @@ class ScriptMaps {
 
  private:
   Result<std::vector<std::vector<uint8_t>>> keys_of(int kernel_map) const;
+  void translate_probe_key(const std::vector<Type>& kernel_parts, const uint8_t* from,
+                           const std::vector<Type>& out_parts, uint8_t* to) const;
 
   const codegen::CompiledScript* script_ = nullptr;
   const lang::ProgramInfo* info_ = nullptr;
@@ -47,6 +49,7 @@ class ScriptMaps {
   std::vector<int> fds_;
   std::vector<int> kernel_of_user_;   // user map -> index into script maps, -1 when none
   std::vector<MapDesc> descs_;
+  std::vector<bool> probe_keys_;      // user map -> has a `probe` key part to translate
 };
 
 // Whether a BPF_MAP_TYPE_* keeps one value per CPU.

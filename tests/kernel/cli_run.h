@@ -1,0 +1,145 @@
+// Running the real CLI (and bpftrace, the oracle) from kernel tests: a child with its stdout
+// and stderr captured, readable while it runs (to wait for "Attaching ..." before sending a
+// signal), killed if it outlives its timeout so a hung run fails instead of hanging the suite.
+#pragma once
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/kernel/sys_support.h"
+
+namespace rawprobe::cli_test {
+
+// build-*/rawprobe beside this build-*/kernel-tests.
+inline std::string rawprobe_path() {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string("build/kernel-tests");
+  return dir.substr(0, dir.rfind('/')) + "/rawprobe";
+}
+
+inline std::string sample(const std::string& name) { return sys::ktest::sample_path(name); }
+
+struct RunResult {
+  std::string out, err;
+  int status = -1;  // exit code, or 128 + signal
+};
+
+class Process {
+ public:
+  explicit Process(const std::vector<std::string>& argv) {
+    int out[2], err[2];
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      dup2(err[1], 2);
+      std::vector<char*> args;
+      for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      _exit(127);
+    }
+    close(out[1]);
+    close(err[1]);
+    out_ = out[0];
+    err_ = err[0];
+  }
+  ~Process() {
+    if (pid_ > 0 && !done_) {
+      kill(pid_, SIGKILL);
+      int st;
+      waitpid(pid_, &st, 0);
+    }
+    if (out_ >= 0) close(out_);
+    if (err_ >= 0) close(err_);
+  }
+  pid_t pid() const { return pid_; }
+
+  // Reads until stdout holds `text` or `seconds` pass; whether it appeared.
+  bool wait_for_output(const std::string& text, int seconds) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (result_.out.find(text) == std::string::npos) {
+      if (std::chrono::steady_clock::now() > end || !pump(100)) return result_.out.find(text) != std::string::npos;
+    }
+    return true;
+  }
+  void signal(int sig) { kill(pid_, sig); }
+
+  // Waits for exit (SIGKILL after `seconds`), collecting everything.
+  RunResult finish(int seconds) {
+    auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (pump(100)) {
+      if (std::chrono::steady_clock::now() > end) {
+        kill(pid_, SIGKILL);
+        result_.err += "\n[test: killed after " + std::to_string(seconds) + " s]\n";
+      }
+    }
+    int st = 0;
+    waitpid(pid_, &st, 0);
+    done_ = true;
+    result_.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return result_;
+  }
+
+ private:
+  // One poll round; false once both pipes are at EOF.
+  bool pump(int ms) {
+    pollfd fds[2] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}};
+    int open_fds = (out_ >= 0) + (err_ >= 0);
+    if (open_fds == 0) return false;
+    if (poll(fds, 2, ms) <= 0) return true;
+    char buf[65536];
+    for (int i = 0; i < 2; ++i) {
+      int& fd = i == 0 ? out_ : err_;
+      if (fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
+      ssize_t n = read(fd, buf, sizeof buf);
+      if (n > 0) (i == 0 ? result_.out : result_.err).append(buf, size_t(n));
+      else {
+        close(fd);
+        fd = -1;
+      }
+    }
+    return true;
+  }
+
+  pid_t pid_ = -1;
+  int out_ = -1, err_ = -1;
+  bool done_ = false;
+  RunResult result_;
+};
+
+inline RunResult run(const std::vector<std::string>& argv, int seconds = 60) {
+  Process p(argv);
+  return p.finish(seconds);
+}
+
+// rawprobe ARGS... (the build's binary)
+inline RunResult run_rawprobe(std::vector<std::string> args, int seconds = 60) {
+  args.insert(args.begin(), rawprobe_path());
+  return run(args, seconds);
+}
+
+// Lines of `text` that start with `prefix`.
+inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> lines;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t nl = text.find('\n', at);
+    std::string line = text.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    if (line.rfind(prefix, 0) == 0) lines.push_back(line);
+    if (nl == std::string::npos) break;
+    at = nl + 1;
+  }
+  return lines;
+}
+
+}  // namespace rawprobe::cli_test

@@ -1,0 +1,105 @@
+// The oracle: bpftrace 0.17 and rawprobe run the same deterministic scripts with -c on the
+// same sample, and their standard output must be identical byte for byte ("Attaching N
+// probes...", printf lines, the exit separator, every map in order), in text and in JSON.
+// Masked on both sides: numbers of 5 digits or more (pids, timestamps) and what the sample
+// itself prints (its lines share the terminal with the tracer's). bpftrace's RLIMIT_MEMLOCK
+// warning goes to stderr, which is not compared.
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <cstdlib>
+#include <regex>
+
+#include "tests/kernel/cli_run.h"
+
+using namespace rawprobe;
+using namespace rawprobe::cli_test;
+
+namespace {
+
+std::string absolute(const std::string& path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) ? std::string(buf) : path;
+}
+
+// What the samples print about themselves, removed so only the tracer's output is compared.
+std::string without_sample_output(std::string text) {
+  for (size_t at; (at = text.find("I'm bar")) != std::string::npos;) text.erase(at, 7);
+  static const std::regex own_lines(
+      "(^|\n)(thread [0-9]+ tid [0-9]+ read -?[0-9]+ bytes|tv_sec [0-9]+|hello_usdt pid [0-9]+)(?=\n)");
+  std::string prev;
+  while (prev != text) {
+    prev = text;
+    text = std::regex_replace(text, own_lines, "$1", std::regex_constants::format_first_only);
+    // Drop the now-empty line left behind.
+    text = std::regex_replace(text, std::regex("(^|\n)\n(?=[^\n])"), "$1", std::regex_constants::format_first_only);
+  }
+  return text;
+}
+
+std::string masked(const std::string& text) {
+  return std::regex_replace(without_sample_output(text), std::regex("[0-9]{5,}"), "N");
+}
+
+struct Case {
+  const char* name;
+  std::string command;
+  std::string script;
+};
+
+std::vector<Case> cases() {
+  std::string fun = absolute(sample("fun"));
+  std::string rr = absolute(sample("read_rand"));
+  std::string usdt = absolute(sample("hello_usdt"));
+  return {
+      {"uprobe count", fun + " 3", "uprobe:" + fun + ":bar { @calls = count(); }"},
+      {"uprobes on three functions", fun + " 2",
+       "uprobe:" + fun + ":fun { @fun = count(); } uprobe:" + fun + ":foo { @foo = count(); } uprobe:" + fun +
+           ":bar { @bar = count(); }"},
+      {"probe list in one block keyed by probe", fun + " 2",
+       "uprobe:" + fun + ":foo, uprobe:" + fun + ":bar { @[probe] = count(); }"},
+      {"uretprobe sum of retval", fun + " 2", "uretprobe:" + fun + ":bar { @ret = sum(retval); }"},
+      {"uretprobe with a filter", fun, "uretprobe:" + fun + ":foo /retval == 98/ { @b = count(); }"},
+      {"printf with comm and widths", fun, "uprobe:" + fun + ":bar { printf(\"%-10s|%5d|%x\\n\", comm, 42, 255); }"},
+      {"maps with tuple and string keys, BEGIN and END", fun,
+       "BEGIN { printf(\"begin\\n\"); } uprobe:" + fun +
+           ":foo { @x[1, \"a\"] = 5; @y[\"k\"] = 7; @z[comm, 2] = count(); } END { printf(\"end %d\\n\", 1); }"},
+      {"exit() in BEGIN, then END", fun,
+       "BEGIN { @a = 1; printf(\"begin\\n\"); exit(); } END { printf(\"end\\n\"); }"},
+      {"uretprobe on threads", rr, "uretprobe:" + rr + ":thread_fun { @threads = count(); }"},
+      {"tracepoint with a string filter and tuple keys", rr,
+       "tracepoint:syscalls:sys_exit_read /comm == \"read_rand\"/ { @[comm, args->ret] = count(); }"},
+      {"tracepoint args, integer keys", rr,
+       "tracepoint:syscalls:sys_enter_read /comm == \"read_rand\"/ { @sizes[args->count] = count(); @total = sum(args->count); }"},
+      {"usdt count and printf", usdt + " 2",
+       "usdt:" + usdt + ":yeet-Im-a-USDT-probe:USDT-test-probe { @n = count(); printf(\"usdt in %s\\n\", comm); }"},
+      {"ternary, scratch variables, arithmetic", fun + " 2",
+       "uretprobe:" + fun + ":bar { $r = retval; @kind[$r > 90 ? 1 : 0] = count(); @math = sum(($r * 3 + 1) % 7); }"},
+      {"delete leaves an empty map", fun + " 2",
+       "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
+  };
+}
+
+RunResult run_tracer(const std::string& tracer, const Case& c, const char* format) {
+  std::vector<std::string> argv{tracer, "-f", format, "-c", c.command, "-e", c.script};
+  return run(argv, 90);
+}
+
+}  // namespace
+
+TEST_CASE("oracle: rawprobe's output equals bpftrace 0.17's for the same scripts") {
+  for (const char* format : {"text", "json"}) {
+    for (const Case& c : cases()) {
+      std::string name = c.name, fmt = format;
+      CAPTURE(name);
+      CAPTURE(fmt);
+      RunResult theirs = run_tracer("bpftrace", c, format);
+      RunResult ours = run_tracer(rawprobe_path(), c, format);
+      INFO("bpftrace stderr: ", theirs.err);
+      INFO("rawprobe stderr: ", ours.err);
+      REQUIRE(theirs.status == 0);
+      CHECK(ours.status == 0);
+      CHECK(masked(ours.out) == masked(theirs.out));
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// rawprobe's command line (engine/driver/options.h): each option lands in its field, short
+// options group as in bpftrace (-lv, -qe PROG), and every kind of bad usage is an error
+// that names the option (main() exits 2 on it).
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <initializer_list>
+#include <unistd.h>
+#include <vector>
+
+#include "engine/driver/options.h"
+
+using namespace rawprobe;
+using namespace rawprobe::driver;
+
+namespace {
+
+Result<Options> parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv{"rawprobe"};
+  argv.insert(argv.end(), args);
+  return parse_options(int(argv.size()), argv.data());
+}
+
+std::string error_of(std::initializer_list<const char*> args) {
+  Result<Options> r = parse(args);
+  return r ? std::string("(accepted)") : r.error().message();
+}
+
+}  // namespace
+
+TEST_CASE("a program inline or from a file, with the run options") {
+  Result<Options> r = parse({"-e", "BEGIN { exit(); }", "-c", "build/samples/fun 3", "-o", "out.txt", "-q",
+                             "-f", "json", "--unsafe", "--dry-run", "--attach-mode=legacy"});
+  REQUIRE(r);
+  CHECK(r->mode == Mode::Run);
+  CHECK(r->inline_program);
+  CHECK(r->program == "BEGIN { exit(); }");
+  CHECK(r->source_name() == "-e");
+  CHECK(r->command == "build/samples/fun 3");
+  CHECK(r->output_file == "out.txt");
+  CHECK(r->quiet);
+  CHECK(r->format == OutputFormat::Json);
+  CHECK(r->unsafe);
+  CHECK(r->dry_run);
+  CHECK(r->attach_mode == probes::AttachMode::Legacy);
+
+  Result<Options> f = parse({"-p", "1", "script.bt"});
+  REQUIRE(f);
+  CHECK(f->program_file == "script.bt");
+  CHECK(f->source_name() == "script.bt");
+  CHECK(f->pid == 1);
+  CHECK(!f->inline_program);
+
+  Result<Options> grouped = parse({"-qe", "BEGIN {}", "-p123"});
+  REQUIRE(grouped);
+  CHECK(grouped->quiet);
+  CHECK(grouped->program == "BEGIN {}");
+  CHECK(grouped->pid == 123);
+}
+
+TEST_CASE("listing, explain and the informational modes") {
+  Result<Options> lv = parse({"-lv", "tracepoint:syscalls:sys_enter_read"});
+  REQUIRE(lv);
+  CHECK(lv->mode == Mode::List);
+  CHECK(lv->verbose);
+  CHECK(lv->list_pattern == "tracepoint:syscalls:sys_enter_read");
+  Result<Options> all = parse({"-l"});
+  REQUIRE(all);
+  CHECK(all->mode == Mode::List);
+  CHECK(all->list_pattern.empty());
+  Result<Options> ex = parse({"--explain", "uprobe:/bin/true:main", "-p", "42"});
+  REQUIRE(ex);
+  CHECK(ex->mode == Mode::Explain);
+  CHECK(ex->explain == "uprobe:/bin/true:main");
+  CHECK(ex->pid == 42);
+  CHECK(parse({"--version"})->mode == Mode::Version);
+  CHECK(parse({"--help"})->mode == Mode::Help);
+  CHECK(parse({"-h"})->mode == Mode::Help);
+  CHECK(parse({"--info"})->mode == Mode::Info);
+  CHECK(parse({"--trace-syscalls", "--info"})->trace_syscalls);
+}
+
+TEST_CASE("dumps: -d is bpf, --dump takes each kind once") {
+  Result<Options> r = parse({"-d", "--dump=ast", "--dump", "bpf", "--dump=xlated", "--dump=jited-size", "-e", "BEGIN {}"});
+  REQUIRE(r);
+  std::vector<DumpKind> want{DumpKind::Bpf, DumpKind::Ast, DumpKind::Xlated, DumpKind::JitedSize};
+  CHECK(r->dumps == want);
+  for (DumpKind k : want) CHECK(*parse_dump_kind(dump_kind_name(k)) == k);
+}
+
+TEST_CASE("bad usage names the option and what to write instead") {
+  CHECK(error_of({"-x", "-e", "BEGIN {}"}).find("unknown option '-x'") != std::string::npos);
+  CHECK(error_of({"--frobnicate"}).find("unknown option '--frobnicate'") != std::string::npos);
+  CHECK(error_of({}).find("no program given") != std::string::npos);
+  CHECK(error_of({"-e"}).find("-e needs a value") != std::string::npos);
+  CHECK(error_of({"-p", "abc", "-e", "BEGIN {}"}).find("-p needs a process id") != std::string::npos);
+  CHECK(error_of({"-p", "0", "-e", "BEGIN {}"}).find("-p needs a process id") != std::string::npos);
+  CHECK(error_of({"-f", "xml", "-e", "BEGIN {}"}).find("use -f text or -f json") != std::string::npos);
+  CHECK(error_of({"--dump=llvm", "-e", "BEGIN {}"}).find("unknown dump 'llvm'") != std::string::npos);
+  CHECK(error_of({"--attach-mode=fast", "-e", "BEGIN {}"}).find("unknown attach mode 'fast'") != std::string::npos);
+  CHECK(error_of({"-e", "BEGIN {}", "x.bt"}).find("more than one program") != std::string::npos);
+  CHECK(error_of({"-e", "a", "-e", "b"}).find("more than one program") != std::string::npos);
+  CHECK(error_of({"-c", "ls", "-p", "1", "-e", "BEGIN {}"}).find("-c and -p cannot be combined") != std::string::npos);
+  CHECK(error_of({"-l", "-e", "BEGIN {}"}).find("-l lists probes") != std::string::npos);
+  CHECK(error_of({"-l", "a", "b"}).find("-l takes one pattern") != std::string::npos);
+  CHECK(error_of({"--unsafe=yes", "-e", "BEGIN {}"}).find("--unsafe takes no value") != std::string::npos);
+  CHECK(error_of({"--explain"}).find("--explain needs a value") != std::string::npos);
+}
+
+TEST_CASE("read_program reads the script file, and names a missing one") {
+  char path[] = "/tmp/rawprobe-cli-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  const std::string text = "BEGIN { printf(\"hi\\n\"); exit(); }\n";
+  REQUIRE(write(fd, text.data(), text.size()) == ssize_t(text.size()));
+  close(fd);
+  Result<Options> r = parse({path});
+  REQUIRE(r);
+  REQUIRE(read_program(*r));
+  CHECK(r->program == text);
+  unlink(path);
+  Status missing = read_program(*r);
+  REQUIRE(!missing);
+  CHECK(missing.error().message().find(path) != std::string::npos);
+  CHECK(missing.error().err == ENOENT);
+}
