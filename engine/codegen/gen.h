@@ -46,6 +46,16 @@ struct Place {
   Place at(int32_t delta) const { return {off + delta, ptr}; }
 };
 
+// The load/store size of a 1-, 2-, 4- or 8-byte value.
+inline bpf::Size size_for(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return bpf::Size::B;
+    case 2: return bpf::Size::H;
+    case 4: return bpf::Size::W;
+    default: return bpf::Size::DW;
+  }
+}
+
 // What every program of the script shares: the maps being defined and the tables that grow
 // as programs are generated.
 class ScriptState {

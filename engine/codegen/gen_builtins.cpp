@@ -21,19 +21,6 @@ using bpf::Size;
 using lang::BuiltinId;
 using lang::Expr;
 
-namespace {
-
-Size load_size(uint32_t bytes) {
-  switch (bytes) {
-    case 1: return Size::B;
-    case 2: return Size::H;
-    case 4: return Size::W;
-    default: return Size::DW;
-  }
-}
-
-}  // namespace
-
 const arch::Table& ProgramGen::arch_table(lang::Span) {
   const arch::Table* t = target_.points.front()->arch;
   return t ? *t : arch::host();
@@ -42,7 +29,7 @@ const arch::Table& ProgramGen::arch_table(lang::Span) {
 IntVal ProgramGen::context_reg(const arch::RegSlot& slot) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
-  b_.load(load_size(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
+  b_.load(size_for(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
   set(t, r);
   return IntVal{false, 0, t, false, 0};
 }
@@ -126,7 +113,7 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
     b_.alu(bpf::Op::Rsh, bpf::R0, 32);
     Reg base = place_base(dst, bpf::R2);
     b_.store(Size::DW, base, static_cast<int16_t>(dst.off + 8), bpf::R0);
-    b_.load(load_size(slot->size), bpf::R1, bpf::R6, static_cast<int16_t>(slot->offset));
+    b_.load(size_for(slot->size), bpf::R1, bpf::R6, static_cast<int16_t>(slot->offset));
     b_.store(Size::DW, base, static_cast<int16_t>(dst.off), bpf::R1);
     return;
   }
@@ -169,12 +156,12 @@ IntVal ProgramGen::arg(const Expr& e) {
   }
   Place buf{frame_.alloc(8), {}};
   b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
-  b_.load(load_size(sp->size), bpf::R3, bpf::R6, static_cast<int16_t>(sp->offset));
+  b_.load(size_for(sp->size), bpf::R3, bpf::R6, static_cast<int16_t>(sp->offset));
   b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(offset));
   read_memory(buf, word, bpf::R3, is_user_probe());
   Temp tmp = regs_.take();
   Reg r = target_reg(tmp, bpf::R1);
-  b_.load(load_size(word), r, bpf::R10, static_cast<int16_t>(buf.off));
+  b_.load(size_for(word), r, bpf::R10, static_cast<int16_t>(buf.off));
   set(tmp, r);
   return IntVal{false, 0, tmp, false, 0};
 }
@@ -183,7 +170,7 @@ IntVal ProgramGen::field_int(const Expr& e) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
   uint32_t size = e.type.size ? e.type.size : 8;
-  b_.load(load_size(size), r, bpf::R6, static_cast<int16_t>(e.field_offset));
+  b_.load(size_for(size), r, bpf::R6, static_cast<int16_t>(e.field_offset));
   extend(r, size, e.type.is_signed);
   set(t, r);
   return IntVal{false, 0, t, false, 0};

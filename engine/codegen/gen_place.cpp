@@ -17,15 +17,6 @@ using lang::ExprKind;
 
 namespace {
 
-Size size_of(uint32_t bytes) {
-  switch (bytes) {
-    case 1: return Size::B;
-    case 2: return Size::H;
-    case 4: return Size::W;
-    default: return Size::DW;
-  }
-}
-
 // The widest chunk (8, 4, 2, 1) that both offsets are aligned to and that fits in `left`.
 uint32_t chunk(int32_t a, int32_t b, uint32_t left) {
   for (uint32_t c = 8; c > 1; c /= 2)
@@ -50,11 +41,11 @@ void ProgramGen::place_address(Reg dst, Place p) {
 void ProgramGen::store_int(const IntVal& v, uint32_t size, Place dst) {
   Reg base = place_base(dst, bpf::R2);
   if (v.is_imm && v.imm >= INT32_MIN && v.imm <= INT32_MAX) {
-    b_.store_imm(size_of(size), base, static_cast<int16_t>(dst.off), static_cast<int32_t>(v.imm));
+    b_.store_imm(size_for(size), base, static_cast<int16_t>(dst.off), static_cast<int32_t>(v.imm));
     return;
   }
   Reg r = use(v, bpf::R1);
-  b_.store(size_of(size), base, static_cast<int16_t>(dst.off), r);
+  b_.store(size_for(size), base, static_cast<int16_t>(dst.off), r);
 }
 
 void ProgramGen::zero(Place dst, uint32_t size) {
@@ -62,7 +53,7 @@ void ProgramGen::zero(Place dst, uint32_t size) {
   for (uint32_t done = 0; done < size;) {
     int32_t off = dst.off + static_cast<int32_t>(done);
     uint32_t c = chunk(off, 0, size - done);
-    b_.store_imm(size_of(c), base, static_cast<int16_t>(off), 0);
+    b_.store_imm(size_for(c), base, static_cast<int16_t>(off), 0);
     done += c;
   }
 }
@@ -72,8 +63,8 @@ void ProgramGen::copy(Place dst, Reg src_base, int32_t src_off, uint32_t n) {
   for (uint32_t done = 0; done < n;) {
     int32_t to = dst.off + static_cast<int32_t>(done), from = src_off + static_cast<int32_t>(done);
     uint32_t c = chunk(to, from, n - done);
-    b_.load(size_of(c), bpf::R1, src_base, static_cast<int16_t>(from));
-    b_.store(size_of(c), base, static_cast<int16_t>(to), bpf::R1);
+    b_.load(size_for(c), bpf::R1, src_base, static_cast<int16_t>(from));
+    b_.store(size_for(c), base, static_cast<int16_t>(to), bpf::R1);
     done += c;
   }
 }
@@ -91,7 +82,7 @@ void ProgramGen::string_literal(const std::string& text, uint32_t slot, Place ds
     int32_t imm = static_cast<int32_t>(value);
     if (c == 2) imm = static_cast<int16_t>(value);
     if (c == 1) imm = static_cast<int8_t>(value);
-    b_.store_imm(size_of(c), base, static_cast<int16_t>(off), imm);
+    b_.store_imm(size_for(c), base, static_cast<int16_t>(off), imm);
     done += c;
   }
 }
@@ -163,7 +154,7 @@ void ProgramGen::string_compare_branch(const Expr& a_in, const Expr& b_in, bool 
       uint32_t c = chunk(off, 0, n - done);
       uint64_t value = 0;
       for (uint32_t i = 0; i < c; ++i) value |= static_cast<uint64_t>(static_cast<uint8_t>(lit[done + i])) << (8 * i);
-      b_.load(size_of(c), bpf::R1, bpf::R10, static_cast<int16_t>(off));
+      b_.load(size_for(c), bpf::R1, bpf::R10, static_cast<int16_t>(off));
       if (c == 8 && value > INT32_MAX) {
         b_.ld_imm64(bpf::R2, value);
         b_.jump(bpf::Cond::Ne, bpf::R1, bpf::R2, on_differ);

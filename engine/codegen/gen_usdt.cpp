@@ -23,15 +23,6 @@ using lang::Expr;
 
 namespace {
 
-Size load_size(uint32_t bytes) {
-  switch (bytes) {
-    case 1: return Size::B;
-    case 2: return Size::H;
-    case 4: return Size::W;
-    default: return Size::DW;
-  }
-}
-
 // What makes two points' code for one argument differ.
 std::string spec_key(const probes::AttachPoint& p, uint32_t index) {
   if (index >= p.usdt_args.size()) return "missing";
@@ -112,7 +103,7 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
       width = resolved->width_bits;
       shift = resolved->bit_offset;
     }
-    b_.load(load_size(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
+    b_.load(size_for(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
     if (shift) b_.alu(bpf::Op::Rsh, r, shift);
     if (width < slot.size * 8u) extend(r, width / 8u, false);
     return true;
@@ -160,7 +151,7 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
       return;
     }
     // + load bias (runtime ip - link-time address) + link-time symbol address
-    b_.load(load_size(ip->size), bpf::R4, bpf::R6, static_cast<int16_t>(ip->offset));
+    b_.load(size_for(ip->size), bpf::R4, bpf::R6, static_cast<int16_t>(ip->offset));
     b_.alu(bpf::Op::Add, bpf::R3, bpf::R4);
     add_const(bpf::R3, static_cast<int64_t>(arg.symbol_address) - static_cast<int64_t>(point.address));
   }
@@ -168,7 +159,7 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
   b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
   read_memory(buf, spec.size, bpf::R3, point.kind != lang::ProbeKind::Kprobe);
   out = target_reg(dst, bpf::R1);
-  b_.load(load_size(spec.size), out, bpf::R10, static_cast<int16_t>(buf.off));
+  b_.load(size_for(spec.size), out, bpf::R10, static_cast<int16_t>(buf.off));
   extend(out, spec.size, spec.is_signed);
   set(dst, out);
 }
