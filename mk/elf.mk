@@ -57,7 +57,8 @@ elf-samples: $(ELF_SAMPLES) $(BUILD)/samples/hello_usdt $(BUILD)/samples/hello
 TEST_BUILDS += elf-samples
 # The unit tests read the samples: build them first (and tell the tests where they are).
 unit-elf: elf-samples
-$(BUILD)/obj/tests/unit/elf_%.o: CPPFLAGS += -DRAWPROBE_TEST_BUILD_DIR='"$(BUILD)"'
+ELF_TEST_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/elf_*_test.cpp))
+$(ELF_TEST_OBJS): CPPFLAGS += -DRAWPROBE_TEST_BUILD_DIR='"$(BUILD)"'
 
 # A shared library linked at a nonzero base, as prelink leaves them (PT_LOAD p_vaddr != 0 in
 # an ET_DYN), carrying the same USDT probes: "probes inside shared libraries" and the

@@ -1,16 +1,16 @@
 // The Capstone instruction-boundary check against objdump -d: for functions of our samples,
 // of libstdc++.so.6, and of the aarch64 and arm (Thumb and A32) cross builds (disassembled by
 // the cross binutils), the offsets the check accepts are exactly objdump's instruction starts.
+#include "tests/unit/elf_test_support.h"
+
 #include <elf.h>
 
-#include <regex>
 #include <set>
 
 #include "elf/binary.h"
 #include "elf/boundary.h"
 #include "elf/resolve.h"
 #include "elf/symbol_match.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;

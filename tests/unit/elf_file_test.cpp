@@ -1,5 +1,7 @@
 // Malformed ELF files get a specific error, never a crash. Each case mutates a real sample:
 // truncation, header tables and segment/section contents past the end of the file.
+#include "tests/unit/elf_test_support.h"
+
 #include <elf.h>
 
 #include <cstring>
@@ -8,7 +10,6 @@
 #include "elf/elf_file.h"
 #include "elf/symbols.h"
 #include "elf/usdt_notes.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;

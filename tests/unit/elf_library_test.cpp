@@ -1,16 +1,16 @@
 // Library and program lookup: our ld.so.cache parser against `ldconfig -p`, library names as
 // users type them, $PATH, and -p PID through /proc/PID/maps and /proc/PID/root (a fixture
 // /proc for a process "in a container", and this test process itself).
+#include "tests/unit/elf_test_support.h"
+
 #include <unistd.h>
 
 #include <map>
-#include <regex>
 
 #include "elf/binary.h"
 #include "elf/ld_cache.h"
 #include "elf/library_path.h"
 #include "elf/resolve.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;

@@ -1,16 +1,16 @@
 // Virtual address -> file offset for every function of an ET_EXEC, a PIE, a shared library and
 // a library linked at a nonzero base (as prelink leaves them), against objdump -dF's
 // "(File Offset: 0x...)"; and refusals for addresses outside executable segments.
+#include "tests/unit/elf_test_support.h"
+
 #include <elf.h>
 
 #include <map>
-#include <regex>
 
 #include "elf/binary.h"
 #include "elf/listing.h"
 #include "elf/resolve.h"
 #include "elf/segments.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;

@@ -1,16 +1,16 @@
 // Function symbols against readelf -s (both tables, versions), nm -C (demangling), and the
 // symbol queries users type; refusals for IFUNCs, imports and unknown names; stripped
 // binaries through build-id and .gnu_debuglink debug files.
+#include "tests/unit/elf_test_support.h"
+
 #include <elf.h>
 
 #include <map>
-#include <regex>
 #include <set>
 
 #include "elf/binary.h"
 #include "elf/resolve.h"
 #include "elf/symbol_match.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;

@@ -3,6 +3,8 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <regex>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

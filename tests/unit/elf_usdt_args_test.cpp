@@ -3,6 +3,8 @@
 // the parsed form; equal encodings mean the parse kept base, index, scale, offset and symbol.
 // Other architectures (no cross compiler here) are checked on the forms their gcc emits, with
 // registers resolved through arch/. Bad specs get errors that say what is wrong.
+#include "tests/unit/elf_test_support.h"
+
 #include <elf.h>
 
 #include <set>
@@ -11,7 +13,6 @@
 #include "elf/resolve.h"
 #include "elf/usdt_args.h"
 #include "elf/usdt_notes.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;

@@ -2,16 +2,16 @@
 // and argument string of our samples (x86_64 -O0/-O2/no-pie, aarch64, arm Thumb and A32) and
 // of system binaries (libstdc++.so.6, python3.11 with semaphores). Also: semaphore file
 // offsets against the .probes section, the .stapsdt.base correction, and malformed notes.
+#include "tests/unit/elf_test_support.h"
+
 #include <elf.h>
 
 #include <cstring>
-#include <regex>
 
 #include "elf/resolve.h"
 #include "elf/segments.h"
 #include "elf/usdt_args.h"
 #include "elf/usdt_notes.h"
-#include "tests/unit/elf_test_support.h"
 
 using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;
