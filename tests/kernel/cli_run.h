@@ -35,11 +35,13 @@ struct RunResult {
 
 class Process {
  public:
-  explicit Process(const std::vector<std::string>& argv) {
+  // `ignore_sigint`: start it the way a shell starts a background job, SIGINT ignored.
+  explicit Process(const std::vector<std::string>& argv, bool ignore_sigint = false) {
     int out[2], err[2];
     if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return;
     pid_ = fork();
     if (pid_ == 0) {
+      if (ignore_sigint) ::signal(SIGINT, SIG_IGN);
       dup2(out[1], 1);
       dup2(err[1], 2);
       std::vector<char*> args;
@@ -73,6 +75,8 @@ class Process {
     return true;
   }
   void signal(int sig) { kill(pid_, sig); }
+
+  const RunResult& so_far() const { return result_; }
 
   // Waits for exit (SIGKILL after `seconds`), collecting everything.
   RunResult finish(int seconds) {
