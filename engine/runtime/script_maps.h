@@ -33,7 +33,8 @@ class ScriptMaps {
   const MapDesc& desc(size_t user_map) const { return descs_[user_map]; }
   // Every entry of user map `user_map`.
   Result<MapEntries> read(size_t user_map) const;
-  // clear(@m): deletes every key. zero(@m): sets every value to zero, keeping the keys.
+  // clear(@m): deletes every key (a map without keys is zeroed, as bpftrace does).
+  // zero(@m): sets every value to zero, keeping the keys.
   Status clear(size_t user_map) const;
   Status zero(size_t user_map) const;
 

@@ -181,8 +181,12 @@ bool Tracee::exited() {
 Tracee::~Tracee() {
   if (!child_ || pid_ <= 0) return;
   go_.reset();  // a child still waiting reads EOF and exits without running the command
-  if (!reaped_ && !exited()) {
-    kill(pid_, SIGTERM);
+  if (reaped_ || exited()) return;
+  // SIGTERM first (a command may clean up); one that ignores it is killed after a second.
+  kill(pid_, SIGTERM);
+  for (int i = 0; i < 100 && !exited(); ++i) usleep(10000);
+  if (!reaped_) {
+    kill(pid_, SIGKILL);
     int status;
     while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
