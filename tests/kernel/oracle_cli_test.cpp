@@ -58,6 +58,9 @@ std::vector<Case> cases() {
            ":bar { @bar = count(); }"},
       {"probe list in one block keyed by probe", fun + " 2",
        "uprobe:" + fun + ":foo, uprobe:" + fun + ":bar { @[probe] = count(); }"},
+      {"uprobe and tracepoint wildcards keyed by probe", fun + " 2",
+       "uprobe:" + fun + ":fo*, uprobe:" + fun + ":b* { @[probe] = count(); } "
+       "tracepoint:syscalls:sys_enter_write* /comm == \"fun\"/ { @w[probe] = count(); }"},
       {"uretprobe sum of retval", fun + " 2", "uretprobe:" + fun + ":bar { @ret = sum(retval); }"},
       {"uretprobe with a filter", fun, "uretprobe:" + fun + ":foo /retval == 98/ { @b = count(); }"},
       {"printf with comm and widths", fun, "uprobe:" + fun + ":bar { printf(\"%-10s|%5d|%x\\n\", comm, 42, 255); }"},
