@@ -174,8 +174,16 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
           lang::LineCol at = options.source->position(blocks[b].span.begin);
           prog.description += " (" + options.source->name() + ":" + std::to_string(at.line) + ")";
         }
-        ProgramGen gen(state, blocks[b], target, prog.code);
-        if (Status s = gen.generate(); !s) return s.error();
+        // First without r6 for the context (one register more for temporaries); again with it
+        // when the context is read after the first instruction.
+        ProgramGen gen(state, blocks[b], target, prog.code, false);
+        Status s = gen.generate();
+        if (s && gen.needs_context_register()) {
+          prog.code = bpf::Builder();
+          ProgramGen again(state, blocks[b], target, prog.code, true);
+          s = again.generate();
+        }
+        if (!s) return s.error();
         out.programs.push_back(std::move(prog));
       }
     }

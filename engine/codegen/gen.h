@@ -26,15 +26,21 @@
 namespace rawprobe::codegen {
 
 // An integer operand: an immediate or a temporary.
-// A variable's stack slot is used in place (not owned: releasing it does nothing).
+// A variable's stack slot is used in place (not owned: releasing it does nothing). A value
+// in r0 (a helper's result) is valid only until the next instruction that writes r0: the
+// code that produced it hands it straight to its consumer, and a consumer that generates
+// more code first must pin() it into a temporary.
 struct IntVal {
   bool is_imm = false;
   int64_t imm = 0;
   Temp temp;
   bool is_slot = false;
   int32_t slot = 0;
-  static IntVal constant(int64_t v) { return {true, v, {}, false, 0}; }
-  static IntVal stack_slot(int32_t off) { return {false, 0, {}, true, off}; }
+  bool in_r0 = false;
+  static IntVal constant(int64_t v) { return {true, v, {}, false, 0, false}; }
+  static IntVal stack_slot(int32_t off) { return {false, 0, {}, true, off, false}; }
+  static IntVal r0() { return {false, 0, {}, false, 0, true}; }
+  static IntVal in_temp(Temp t) { return {false, 0, t, false, 0, false}; }
 };
 
 // Where an aggregate is written: r10 + off, or (*ptr) + off with the pointer in a temporary
@@ -100,9 +106,14 @@ struct ProgramTarget {
 
 class ProgramGen {
  public:
-  ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const ProgramTarget& target, bpf::Builder& b);
+  // ctx_in_r6: keep the context in r6 for the whole program. Without it, the context can only
+  // be read before the first instruction (r1 still holds it); needs_context_register() then
+  // says whether the program must be generated again with it.
+  ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const ProgramTarget& target, bpf::Builder& b,
+             bool ctx_in_r6);
   // Generates the whole program; the first error found, if any.
   Status generate();
+  bool needs_context_register() const { return needs_r6_; }
 
  private:
   // --- gen_program.cpp
@@ -111,7 +122,7 @@ class ProgramGen {
   void assign(const lang::Stmt& s);
   void annotate(lang::Span span);
   void fail(lang::Span span, std::string message);
-  bool reads_context() const;
+  bpf::Reg ctx();  // the register holding the context right now
   bool is_user_probe() const;
 
   // --- gen_int.cpp
@@ -128,6 +139,7 @@ class ProgramGen {
   bpf::Reg use(const IntVal& v, bpf::Reg scratch);  // the value in a register
   IntVal to_temp(bpf::Reg r);                        // copies r into a new temporary
   Temp own(IntVal& v);                               // a temporary holding v (v moved)
+  void pin(IntVal& v);                               // v survives code generated next
   void set(Temp t, bpf::Reg r);                      // t = r
   bpf::Reg target_reg(Temp t, bpf::Reg scratch) const;  // where to compute t's new value
   bpf::Reg acquire(Temp t, bpf::Reg scratch);           // t's value in a register
@@ -200,6 +212,8 @@ class ProgramGen {
   StackFrame frame_;
   RegPool regs_;
   bool ctx_in_r6_ = false;
+  bool needs_r6_ = false;
+  size_t body_start_ = 0;
   bpf::Label exit_label_;
   std::map<std::string, int32_t> variables_;   // $x -> stack offset
   std::map<std::string, Type> variable_types_;

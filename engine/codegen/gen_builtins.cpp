@@ -29,48 +29,48 @@ const arch::Table& ProgramGen::arch_table(lang::Span) {
 IntVal ProgramGen::context_reg(const arch::RegSlot& slot) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
-  b_.load(size_for(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
+  b_.load(size_for(slot.size), r, ctx(), static_cast<int16_t>(slot.offset));
   set(t, r);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 IntVal ProgramGen::cookie() {
-  b_.mov(bpf::R1, bpf::R6);
+  if (Reg c = ctx(); c != bpf::R1) b_.mov(bpf::R1, c);
   b_.call(Helper::get_attach_cookie);
-  return to_temp(bpf::R0);
+  return IntVal::r0();
 }
 
 IntVal ProgramGen::probe_id() {
   if (target_.points.size() == 1) return IntVal::constant(static_cast<int64_t>(target_.first_probe_id));
-  b_.mov(bpf::R1, bpf::R6);
+  if (Reg c = ctx(); c != bpf::R1) b_.mov(bpf::R1, c);
   b_.call(Helper::get_attach_cookie);
   if (target_.first_probe_id) b_.alu(bpf::Op::Add, bpf::R0, static_cast<int32_t>(target_.first_probe_id));
-  return to_temp(bpf::R0);
+  return IntVal::r0();
 }
 
 IntVal ProgramGen::builtin_int(const Expr& e) {
   auto helper_value = [&](Helper h) {
     b_.call(h);
-    return to_temp(bpf::R0);
+    return IntVal::r0();
   };
   switch (e.builtin) {
     case BuiltinId::Pid:
     case BuiltinId::Gid:
       b_.call(e.builtin == BuiltinId::Pid ? Helper::get_current_pid_tgid : Helper::get_current_uid_gid);
       b_.alu(bpf::Op::Rsh, bpf::R0, 32);
-      return to_temp(bpf::R0);
+      return IntVal::r0();
     case BuiltinId::Tid:
     case BuiltinId::Uid:
       b_.call(e.builtin == BuiltinId::Tid ? Helper::get_current_pid_tgid : Helper::get_current_uid_gid);
       b_.mov32(bpf::R0, bpf::R0);
-      return to_temp(bpf::R0);
+      return IntVal::r0();
     case BuiltinId::Nsecs: return helper_value(Helper::ktime_get_ns);
     case BuiltinId::Elapsed:
       b_.call(Helper::ktime_get_ns);
       b_.load_map_value(bpf::R1, bpf::MapHandle{script_.start_time_map()}, 0);
       b_.load(Size::DW, bpf::R1, bpf::R1, 0);
       b_.alu(bpf::Op::Sub, bpf::R0, bpf::R1);
-      return to_temp(bpf::R0);
+      return IntVal::r0();
     case BuiltinId::Cpu: return helper_value(Helper::get_smp_processor_id);
     case BuiltinId::Curtask: return helper_value(Helper::get_current_task);
     case BuiltinId::Rand: return helper_value(Helper::get_prandom_u32);
@@ -113,7 +113,7 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
     b_.alu(bpf::Op::Rsh, bpf::R0, 32);
     Reg base = place_base(dst, bpf::R2);
     b_.store(Size::DW, base, static_cast<int16_t>(dst.off + 8), bpf::R0);
-    b_.load(size_for(slot->size), bpf::R1, bpf::R6, static_cast<int16_t>(slot->offset));
+    b_.load(size_for(slot->size), bpf::R1, ctx(), static_cast<int16_t>(slot->offset));
     b_.store(Size::DW, base, static_cast<int16_t>(dst.off), bpf::R1);
     return;
   }
@@ -156,24 +156,24 @@ IntVal ProgramGen::arg(const Expr& e) {
   }
   Place buf{frame_.alloc(8), {}};
   b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
-  b_.load(size_for(sp->size), bpf::R3, bpf::R6, static_cast<int16_t>(sp->offset));
+  b_.load(size_for(sp->size), bpf::R3, ctx(), static_cast<int16_t>(sp->offset));
   b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(offset));
   read_memory(buf, word, bpf::R3, is_user_probe());
   Temp tmp = regs_.take();
   Reg r = target_reg(tmp, bpf::R1);
   b_.load(size_for(word), r, bpf::R10, static_cast<int16_t>(buf.off));
   set(tmp, r);
-  return IntVal{false, 0, tmp, false, 0};
+  return IntVal::in_temp(tmp);
 }
 
 IntVal ProgramGen::field_int(const Expr& e) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
   uint32_t size = e.type.size ? e.type.size : 8;
-  b_.load(size_for(size), r, bpf::R6, static_cast<int16_t>(e.field_offset));
+  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(e.field_offset));
   extend(r, size, e.type.is_signed);
   set(t, r);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 void ProgramGen::field_into(const Expr& e, uint32_t slot, Place dst) {
@@ -184,7 +184,7 @@ void ProgramGen::field_into(const Expr& e, uint32_t slot, Place dst) {
     return;
   }
   uint32_t n = std::min(slot, e.type.size);
-  b_.mov(bpf::R3, bpf::R6);
+  b_.mov(bpf::R3, ctx());
   b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(e.field_offset));
   read_memory(dst, n, bpf::R3, false);
   if (slot > n) zero(dst.at(static_cast<int32_t>(n)), slot - n);

@@ -62,11 +62,13 @@ void ProgramGen::str_into(const Expr& e, uint32_t slot, Place dst) {
     return;
   }
   IntVal ptr = gen_int(src);
+  pin(ptr);
   IntVal len;
   bool dynamic = false;
   uint32_t size = slot;
   if (e.operands.size() > 1) {
     len = gen_int(*e.operands[1]);
+    pin(len);
     if (len.is_imm) size = static_cast<uint32_t>(std::min<uint64_t>(static_cast<uint64_t>(len.imm) + 1, slot));
     else dynamic = true;
   }
@@ -103,7 +105,7 @@ void ProgramGen::output_event(Place record, uint32_t size) {
     b_.call(Helper::ringbuf_output);
   } else {
     place_address(bpf::R4, record);
-    b_.mov(bpf::R1, bpf::R6);
+    if (Reg c = ctx(); c != bpf::R1) b_.mov(bpf::R1, c);
     b_.load_map_fd(bpf::R2, bpf::MapHandle{events});
     b_.mov32(bpf::R3, -1);  // BPF_F_CURRENT_CPU (0xffffffff)
     b_.mov(bpf::R5, static_cast<int32_t>(size));

@@ -100,6 +100,7 @@ void ProgramGen::compare_branch(const Expr& e, bool when, bpf::Label target) {
   Rel rel = rel_of(e.op);
   if (!when) rel = negate(rel);
   IntVal a = gen_int(l);
+  pin(a);
   IntVal b = gen_int(r);
   if (a.is_imm && !b.is_imm) {
     std::swap(a, b);

@@ -72,6 +72,7 @@ void ProgramGen::load_imm(Reg r, int64_t v) {
 }
 
 Reg ProgramGen::use(const IntVal& v, Reg scratch) {
+  if (v.in_r0) return bpf::R0;
   if (v.is_imm) {
     load_imm(scratch, v.imm);
     return scratch;
@@ -102,20 +103,24 @@ void ProgramGen::set(Temp t, Reg r) {
 IntVal ProgramGen::to_temp(Reg r) {
   Temp t = regs_.take();
   set(t, r);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 Temp ProgramGen::own(IntVal& v) {
-  if (!v.is_imm && !v.is_slot) return v.temp;
+  if (!v.is_imm && !v.is_slot && !v.in_r0) return v.temp;
   Temp t = regs_.take();
   Reg r = use(v, target_reg(t, bpf::R1));
   set(t, r);
-  v = IntVal{false, 0, t, false, 0};
+  v = IntVal::in_temp(t);
   return t;
 }
 
+void ProgramGen::pin(IntVal& v) {
+  if (v.in_r0) own(v);
+}
+
 void ProgramGen::release(IntVal& v) {
-  if (!v.is_imm && !v.is_slot) regs_.release(v.temp);
+  if (!v.is_imm && !v.is_slot && !v.in_r0) regs_.release(v.temp);
   v = IntVal::constant(0);
 }
 
@@ -169,12 +174,13 @@ IntVal ProgramGen::bool_value(const Expr& e) {
     b_.store_imm(bpf::Size::DW, bpf::R10, slot, 0);
   }
   b_.bind(done);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 IntVal ProgramGen::binary(const Expr& e) {
   if (lang::op_is_comparison(e.op) || e.op == Op::LogAnd || e.op == Op::LogOr) return bool_value(e);
   IntVal a = gen_int(*e.operands[0]);
+  pin(a);
   IntVal b = gen_int(*e.operands[1]);
   return apply(e.op, a, b, e.type.is_signed);
 }
@@ -210,7 +216,7 @@ IntVal ProgramGen::apply(Op op, IntVal& a, IntVal& b, bool is_signed) {
   }
   release(b);
   set(t, rd);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 IntVal ProgramGen::unary(const Expr& e) {
@@ -221,6 +227,12 @@ IntVal ProgramGen::unary(const Expr& e) {
   if (v.is_imm) {
     uint64_t r = e.op == Op::Neg ? -static_cast<uint64_t>(v.imm) : ~static_cast<uint64_t>(v.imm);
     return IntVal::constant(static_cast<int64_t>(mask_to(r, width, false)));
+  }
+  if (v.in_r0) {
+    if (e.op == Op::Neg) b_.neg(bpf::R0);
+    else b_.alu(bpf::Op::Xor, bpf::R0, -1);
+    extend(bpf::R0, width, false);
+    return v;
   }
   Temp t = own(v);
   Reg rd = acquire(t, bpf::R1);
@@ -236,6 +248,10 @@ IntVal ProgramGen::cast(const Expr& e) {
   uint32_t bytes = e.cast_type.size;
   if (bytes >= 8) return v;
   if (v.is_imm) return IntVal::constant(static_cast<int64_t>(mask_to(static_cast<uint64_t>(v.imm), bytes, e.cast_type.is_signed)));
+  if (v.in_r0) {
+    extend(bpf::R0, bytes, e.cast_type.is_signed);
+    return v;
+  }
   Temp t = own(v);
   Reg rd = acquire(t, bpf::R1);
   extend(rd, bytes, e.cast_type.is_signed);
@@ -257,7 +273,7 @@ IntVal ProgramGen::ternary_int(const Expr& e) {
     release(v);
   }
   b_.bind(done);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 IntVal ProgramGen::incdec(const Expr& e) {

@@ -3,7 +3,7 @@
 //
 //   @m[k] = v        value and key on the stack, map_update_elem(BPF_ANY)
 //   @m[k] (read)     map_lookup_elem; r = r0 ? *r0 : 0
-//   @m[k] = count()  per-CPU hash: p = lookup; if (p) *p += 1 else update(k, 1)
+//   @m[k] = count()  per-CPU hash: p = lookup; if (p) lock *p += 1 else update(k, 1)
 //   sum(v)           the same with v
 //   min/max/avg/stats/hist/lhist: the entry is created from the all-zero value of the
 //                    `.zero` array map (read through a direct map-value pointer, 5.2+) when
@@ -45,18 +45,15 @@ void ProgramGen::lookup(const Expr& map, Place key) {
   b_.call(bpf::Helper::map_lookup_elem);
 }
 
+// r0 = p ? *p : 0 (on the null path r0 already is 0, and the verifier knows it).
 IntVal ProgramGen::map_read_int(const Expr& map) {
   Place key = map_key(map);
   lookup(map, key);
-  Temp t = regs_.take();
-  Reg r = target_reg(t, bpf::R1);
   bpf::Label missing = b_.new_label("missing");
-  b_.mov(r, 0);
   b_.jump(bpf::Cond::Eq, bpf::R0, 0, missing);
-  b_.load(Size::DW, r, bpf::R0, 0);
+  b_.load(Size::DW, bpf::R0, bpf::R0, 0);
   b_.bind(missing);
-  set(t, r);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::r0();
 }
 
 void ProgramGen::map_read_into(const Expr& map, uint32_t size, Place dst) {
@@ -89,6 +86,7 @@ void ProgramGen::map_write(const Expr& map, const Expr& value) {
   const Type& type = script_.info().maps[map.map_id].value;
   if (type.kind == TypeKind::Integer || type.kind == TypeKind::Probe || type.kind == TypeKind::KSym) {
     IntVal v = gen_int(value);
+    pin(v);
     Place key = map_key(map);
     map_write_int(map, key, v);
     release(v);
@@ -149,6 +147,7 @@ void lhist_index(bpf::Builder& b, Reg v, Reg idx, int64_t min, int64_t max, int6
 void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   TypeKind kind = call.type.kind;
   IntVal v = call.operands.empty() ? IntVal::constant(1) : gen_int(*call.operands[0]);
+  pin(v);
   bool simple = kind == TypeKind::Count || kind == TypeKind::Sum;
   IntVal index;
   if (kind == TypeKind::Hist || kind == TypeKind::LHist) {
@@ -175,7 +174,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
                   static_cast<int64_t>(call.operands[2]->int_value), static_cast<int64_t>(call.operands[3]->int_value));
     }
     set(it, ri);
-    index = IntVal{false, 0, it, false, 0};
+    index = IntVal::in_temp(it);
   }
   Place key = map_key(map);
   lookup(map, key);
@@ -202,10 +201,9 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   switch (kind) {
     case TypeKind::Count:
     case TypeKind::Sum:
-      b_.load(Size::DW, bpf::R1, bpf::R0, 0);
-      if (v.is_imm && v.imm >= INT32_MIN && v.imm <= INT32_MAX) b_.alu(bpf::Op::Add, bpf::R1, static_cast<int32_t>(v.imm));
-      else b_.alu(bpf::Op::Add, bpf::R1, value_reg());
-      b_.store(Size::DW, bpf::R0, 0, bpf::R1);
+      // This CPU's slot: an atomic add is not needed for correctness, only shorter than
+      // load, add, store.
+      b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R0, 0, use(v, bpf::R1));
       break;
     case TypeKind::Min:
     case TypeKind::Max: {

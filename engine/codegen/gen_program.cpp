@@ -1,7 +1,8 @@
 // One program: prologue, predicate, statements, epilogue.
 //
 //   r6 = r1                       only when something reads the context (argN, args, retval,
-//                                 func, the cookie, perf_event_output)
+//                                 func, the cookie, perf_event_output) after the first
+//                                 instruction (compile() retries with r6 when that happens)
 //   *(u64 *)(r10 -8) = 0          scratch variables that may be read before written
 //   if !(predicate) goto exit
 //   ...statements...
@@ -38,12 +39,6 @@ void visit_stmts(const std::vector<lang::StmtPtr>& body, F& f) {
   }
 }
 
-bool is_event_call(const Expr& e) {
-  return e.kind == ExprKind::Call &&
-         (e.name == "printf" || e.name == "exit" || e.name == "time" || e.name == "print" || e.name == "clear" ||
-          e.name == "zero");
-}
-
 void variables_in(const Expr& e, std::set<std::string>& out) {
   auto f = [&](const Expr& x) {
     if (x.kind == ExprKind::Variable) out.insert(x.name);
@@ -54,34 +49,19 @@ void variables_in(const Expr& e, std::set<std::string>& out) {
 }  // namespace
 
 ProgramGen::ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const ProgramTarget& target,
-                       bpf::Builder& b)
-    : script_(script), block_(block), target_(target), b_(b), regs_(frame_) {}
+                       bpf::Builder& b, bool ctx_in_r6)
+    : script_(script), block_(block), target_(target), b_(b), regs_(frame_), ctx_in_r6_(ctx_in_r6) {}
 
 bool ProgramGen::is_user_probe() const {
   const probes::AttachPoint& p = *target_.points.front();
   return p.kind == lang::ProbeKind::Uprobe || p.kind == lang::ProbeKind::Uretprobe || p.kind == lang::ProbeKind::Usdt;
 }
 
-bool ProgramGen::reads_context() const {
-  bool needs = false;
-  bool many = target_.points.size() > 1;
-  bool perf_events = !script_.options().ringbuf;
-  auto f = [&](const Expr& e) {
-    if (e.kind == ExprKind::Builtin) {
-      switch (e.builtin) {
-        case lang::BuiltinId::Arg:
-        case lang::BuiltinId::Retval:
-        case lang::BuiltinId::Func: needs = true; break;
-        case lang::BuiltinId::Probe: needs = needs || many; break;
-        default: break;
-      }
-    }
-    if (e.kind == ExprKind::Field) needs = true;
-    if (perf_events && is_event_call(e)) needs = true;
-  };
-  if (block_.predicate) visit_expr(*block_.predicate, f);
-  visit_stmts(block_.body, f);
-  return needs;
+bpf::Reg ProgramGen::ctx() {
+  if (ctx_in_r6_) return bpf::R6;
+  if (b_.size() == body_start_) return bpf::R1;  // nothing emitted yet: r1 is still the context
+  needs_r6_ = true;
+  return bpf::R6;
 }
 
 void ProgramGen::fail(lang::Span span, std::string message) {
@@ -111,7 +91,6 @@ void ProgramGen::annotate(lang::Span span) {
 }
 
 Status ProgramGen::generate() {
-  ctx_in_r6_ = reads_context();
   std::vector<bpf::Reg> pool = {bpf::R9, bpf::R8, bpf::R7};
   if (!ctx_in_r6_) pool.insert(pool.begin(), bpf::R6);
   regs_.set_registers(pool);
@@ -145,6 +124,7 @@ Status ProgramGen::generate() {
   for (const auto& [name, type] : variable_types_) variables_[name] = frame_.alloc(type_size(type));
 
   if (ctx_in_r6_) b_.mov(bpf::R6, bpf::R1);
+  body_start_ = b_.size();
   for (const auto& [name, type] : variable_types_)
     if (!written_first.count(name)) zero(Place{variables_[name], {}}, (type_size(type) + 7) / 8 * 8);
 
@@ -230,6 +210,7 @@ void ProgramGen::assign(const Stmt& s) {
   if (target.kind == ExprKind::Map) {
     if (s.op != lang::Op::None) {
       IntVal cur = map_read_int(target);
+      pin(cur);
       IntVal rhs = gen_int(value);
       IntVal result = apply(s.op, cur, rhs, target.type.is_signed && value.type.is_signed);
       Place key = map_key(target);

@@ -52,7 +52,7 @@ IntVal ProgramGen::usdt_arg(const Expr& e) {
   }
   if (groups.size() == 1) {
     usdt_arg_into(*target_.points[groups[0][0]], index, e.span, t);
-    return IntVal{false, 0, t, false, 0};
+    return IntVal::in_temp(t);
   }
   IntVal c = cookie();
   Reg rc = use(c, bpf::R1);
@@ -70,7 +70,7 @@ IntVal ProgramGen::usdt_arg(const Expr& e) {
     if (g) b_.jump(done);
   }
   b_.bind(done);
-  return IntVal{false, 0, t, false, 0};
+  return IntVal::in_temp(t);
 }
 
 void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index, lang::Span span, Temp dst) {
@@ -103,7 +103,7 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
       width = resolved->width_bits;
       shift = resolved->bit_offset;
     }
-    b_.load(size_for(slot.size), r, bpf::R6, static_cast<int16_t>(slot.offset));
+    b_.load(size_for(slot.size), r, ctx(), static_cast<int16_t>(slot.offset));
     if (shift) b_.alu(bpf::Op::Rsh, r, shift);
     if (width < slot.size * 8u) extend(r, width / 8u, false);
     return true;
@@ -151,7 +151,7 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
       return;
     }
     // + load bias (runtime ip - link-time address) + link-time symbol address
-    b_.load(size_for(ip->size), bpf::R4, bpf::R6, static_cast<int16_t>(ip->offset));
+    b_.load(size_for(ip->size), bpf::R4, ctx(), static_cast<int16_t>(ip->offset));
     b_.alu(bpf::Op::Add, bpf::R3, bpf::R4);
     add_const(bpf::R3, static_cast<int64_t>(arg.symbol_address) - static_cast<int64_t>(point.address));
   }
