@@ -115,6 +115,14 @@ struct Parser {
       opt.attach_mode = *mode;
       return {};
     }
+    if (name == "event-buffer") {
+      if (Status s = need_value(); !s) return s;
+      if (value == "auto") opt.event_buffer = EventBuffer::Auto;
+      else if (value == "ringbuf") opt.event_buffer = EventBuffer::Ringbuf;
+      else if (value == "perf") opt.event_buffer = EventBuffer::Perf;
+      else return usage_error("unknown event buffer '" + value + "'", "use --event-buffer=auto, ringbuf or perf");
+      return {};
+    }
     Status s = no_value();
     if (!s) return s;
     if (name == "unsafe") opt.unsafe = true;
@@ -257,6 +265,8 @@ std::string usage_text() {
          "  --unsafe             allow uprobe offsets whose instruction boundary cannot be checked\n"
          "  --attach-mode=MODE   auto, pmu (perf_event_open of the uprobe/kprobe PMU) or\n"
          "                       legacy (tracefs uprobe_events/kprobe_events)\n"
+         "  --event-buffer=KIND  auto (ring buffer when the kernel has one), ringbuf, or perf\n"
+         "                       (one perf ring per CPU, the fallback for kernels before 5.8)\n"
          "  --info               the kernel's BPF features\n"
          "  --trace-syscalls     print every bpf(), perf_event_open(), ioctl() and tracefs\n"
          "                       write, decoded, on stderr\n"

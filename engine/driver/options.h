@@ -23,6 +23,10 @@ const char* dump_kind_name(DumpKind kind);
 
 enum class Mode { Run, List, Explain, Info, Version, Help };
 
+// Where async events come back (DESIGN.md practice 6, a named fallback): auto takes the ring
+// buffer when the kernel has one (5.8) and the perf buffer otherwise; the others force one.
+enum class EventBuffer { Auto, Ringbuf, Perf };
+
 struct Options {
   Mode mode = Mode::Run;
   std::string program;        // the script's text (-e PROGRAM, or FILE's contents once read)
@@ -40,6 +44,7 @@ struct Options {
   bool unsafe = false;
   bool dry_run = false;
   probes::AttachMode attach_mode = probes::AttachMode::Auto;
+  EventBuffer event_buffer = EventBuffer::Auto;  // --event-buffer=auto|ringbuf|perf
   bool trace_syscalls = false;
 
   // The name errors and annotations use for the script: FILE, or "-e" for inline programs.

@@ -127,7 +127,8 @@ int run_script(Options& options) {
   Result<uint32_t> ncpus = runtime::possible_cpus();
   if (!ncpus) return fail(ncpus.error());
   codegen::CompileOptions copts;
-  copts.ringbuf = sys::has(sys::Feature::ringbuf);
+  copts.ringbuf = options.event_buffer == EventBuffer::Ringbuf ||
+                  (options.event_buffer == EventBuffer::Auto && sys::has(sys::Feature::ringbuf));
   copts.probe_read_user = sys::has(sys::Feature::probe_read_user);
   copts.ncpus = *ncpus;
   copts.source_name = options.source_name();

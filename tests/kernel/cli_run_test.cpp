@@ -189,3 +189,18 @@ TEST_CASE("--dry-run and the dumps load the programs but attach nothing") {
   CHECK(ast.status == 0);
   CHECK(ast.out.find("count") != std::string::npos);
 }
+
+TEST_CASE("--event-buffer=perf: the perf buffer fallback gives the same output as the ring buffer") {
+  std::string fun = sample("fun");
+  std::string script = "BEGIN { printf(\"begin %s\\n\", \"x\"); } uprobe:" + fun +
+                       ":bar { printf(\"bar %d %s\\n\", 7, comm); @n[comm] = count(); } END { printf(\"end\\n\"); }";
+  RunResult ring = run_rawprobe({"--event-buffer=ringbuf", "-c", fun + " 3", "-e", script});
+  RunResult perf = run_rawprobe({"--event-buffer=perf", "-c", fun + " 3", "-e", script});
+  INFO(perf.err);
+  CHECK(ring.status == 0);
+  CHECK(perf.status == 0);
+  CHECK(perf.out == ring.out);
+  long bars = sys::ktest::reported_calls(perf.err, "bar");
+  CHECK(bars > 0);
+  CHECK(lines_starting(perf.out, "bar 7 fun").size() == size_t(bars));
+}

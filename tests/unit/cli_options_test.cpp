@@ -44,6 +44,9 @@ TEST_CASE("a program inline or from a file, with the run options") {
   CHECK(r->unsafe);
   CHECK(r->dry_run);
   CHECK(r->attach_mode == probes::AttachMode::Legacy);
+  CHECK(r->event_buffer == EventBuffer::Auto);
+  CHECK(parse({"--event-buffer=perf", "-e", "BEGIN {}"})->event_buffer == EventBuffer::Perf);
+  CHECK(parse({"--event-buffer", "ringbuf", "-e", "BEGIN {}"})->event_buffer == EventBuffer::Ringbuf);
 
   Result<Options> f = parse({"-p", "1", "script.bt"});
   REQUIRE(f);
@@ -105,6 +108,7 @@ TEST_CASE("bad usage names the option and what to write instead") {
   CHECK(error_of({"-l", "-e", "BEGIN {}"}).find("-l lists probes") != std::string::npos);
   CHECK(error_of({"-l", "a", "b"}).find("-l takes one pattern") != std::string::npos);
   CHECK(error_of({"--unsafe=yes", "-e", "BEGIN {}"}).find("--unsafe takes no value") != std::string::npos);
+  CHECK(error_of({"--event-buffer=pipe", "-e", "BEGIN {}"}).find("unknown event buffer 'pipe'") != std::string::npos);
   CHECK(error_of({"--explain"}).find("--explain needs a value") != std::string::npos);
 }
 
