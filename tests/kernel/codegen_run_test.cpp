@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "engine/output/hist_format.h"
 #include "engine/probes/begin_end.h"
 #include "tests/kernel/codegen_test_support.h"
 #include "tests/unit/arch_oracle.h"
@@ -232,4 +233,42 @@ TEST_CASE("codegen: integer, logic and string results agree with bpftrace's (BEG
     CAPTURE(exprs[i]);
     CHECK(std::to_string(values[i]) == lines[i]);
   }
+}
+
+TEST_CASE("codegen: aggregations fill the slots engine/output decodes (hist/lhist buckets, min, max, avg, stats)") {
+  const std::vector<int64_t> values = {-5, 0, 1, 2, 3, 4, 7, 8, 99, 100, 1000, 1 << 20, int64_t{1} << 40};
+  std::string script = "BEGIN { $z = 0;";
+  for (int64_t v : values) {
+    std::string x = "(" + std::to_string(v) + " + $z)";  // through a variable: not folded
+    script += " @h = hist(" + x + "); @l = lhist(" + x + ", 0, 100, 10); @mn = min(" + x + "); @mx = max(" + x +
+              "); @a = avg(" + x + "); @s = stats(" + x + "); @c = count(); @sm = sum(" + x + ");";
+  }
+  Running r;
+  compile_load_attach(script + " }", r);
+  probes::trigger_begin();
+  std::vector<uint64_t> hist(kHistBuckets, 0), lhist(lhist_bucket_count(0, 100, 10), 0);
+  int64_t min = values[0], max = values[0], total = 0;
+  for (int64_t v : values) {
+    hist[hist_bucket(v)]++;
+    lhist[lhist_bucket(v, 0, 100, 10)]++;
+    min = std::min(min, v);
+    max = std::max(max, v);
+    total += v;
+  }
+  auto words = [&](const std::string& name) {
+    auto e = entries(r, name);
+    REQUIRE(e.size() == 1);
+    return e.front().second;
+  };
+  CHECK(words("@h") == hist);
+  CHECK(words("@l") == lhist);
+  CHECK(static_cast<int64_t>(words("@mn")[0]) == min);
+  CHECK(static_cast<int64_t>(words("@mx")[0]) == max);
+  for (const char* name : {"@a", "@s"}) {
+    CAPTURE(name);
+    CHECK(words(name)[0] == values.size());
+    CHECK(static_cast<int64_t>(words(name)[1]) == total);
+  }
+  CHECK(words("@c")[0] == values.size());
+  CHECK(static_cast<int64_t>(words("@sm")[0]) == total);
 }
