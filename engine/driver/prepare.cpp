@@ -16,8 +16,11 @@ Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
       Result<std::vector<probes::AttachPoint>> found = probes::expand(spec, ctx);
       if (!found) {
         std::string message = found.error().what;
-        if (!found.error().object.empty() && message.find(found.error().object) == std::string::npos)
-          message += " '" + found.error().object + "'";
+        // The caret already shows the spec; name the object only when it adds something.
+        const std::string& object = found.error().object;
+        if (!object.empty() && object != spec.raw && object != spec.canonical() &&
+            message.find(object) == std::string::npos)
+          message += " (" + object + ")";
         if (found.error().err) message += ": " + errno_name(found.error().err);
         if (!found.error().hint.empty()) message += "; " + found.error().hint;
         diags.error(spec.span, message);
