@@ -120,7 +120,7 @@ uint64_t Counter::value() const {
   return found && *found ? value : UINT64_MAX;
 }
 
-Result<Counter> make_counter(uint32_t prog_type, const std::string& name) {
+Result<Counter> make_counter(uint32_t prog_type, const std::string& name, pid_t only_tgid) {
   MapSpec spec;
   spec.type = BPF_MAP_TYPE_ARRAY;
   spec.key_size = sizeof(uint32_t);
@@ -133,6 +133,11 @@ Result<Counter> make_counter(uint32_t prog_type, const std::string& name) {
   using namespace rawprobe::bpf;
   Builder b;
   Label done = b.new_label("done");
+  if (only_tgid > 0) {
+    b.call(Helper::get_current_pid_tgid);
+    b.alu(Op::Rsh, R0, 32);  // the upper half is the tgid: the process, not the thread
+    b.jump(Cond::Ne, R0, static_cast<int32_t>(only_tgid), done);
+  }
   b.store_imm(Size::W, R10, -4, 0);  // key = 0
   b.load_map_fd(R1, MapHandle{0});
   b.mov(R2, R10);

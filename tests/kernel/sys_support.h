@@ -39,12 +39,13 @@ class HeldChild {
 // The count fun.c reports for `function` in "fun.c calls: fun=1 foo=2 bar=3"; -1 if absent.
 long reported_calls(const std::string& report, const std::string& function);
 
-// An array map of one u64 and a program of `prog_type` that atomically adds 1 to it per run.
+// An array map of one u64 and a program of `prog_type` that atomically adds 1 to it per run;
+// with `only_tgid` > 0, only per run in that process (bpf_get_current_pid_tgid() >> 32).
 struct Counter {
   Fd map;
   Fd prog;
   uint64_t value() const;
 };
-Result<Counter> make_counter(uint32_t prog_type, const std::string& name);
+Result<Counter> make_counter(uint32_t prog_type, const std::string& name, pid_t only_tgid = 0);
 
 }  // namespace rawprobe::sys::ktest
