@@ -92,6 +92,11 @@ std::string perf_hint(const PerfOpenCall& c, int err) {
     case kKernelEnotsupp:
       return "the instruction at this offset cannot be probed (is the offset on an instruction "
              "boundary?)";
+    // x86 uprobes: bytes the kernel's instruction decoder cannot decode at all
+    // (arch/x86/kernel/uprobes.c uprobe_init_insn(): insn_decode() failed -> ENOEXEC).
+    case ENOEXEC:
+      return "the kernel cannot decode an instruction at this offset (is the offset on an "
+             "instruction boundary?)";
     case ENOENT: return "no such tracepoint, PMU or probed file";
     case E2BIG: return "perf_event_attr is larger than this kernel knows";
     case EINVAL: return "the kernel rejected a perf_event_attr setting; in use: " + perf_features(c);

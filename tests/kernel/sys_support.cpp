@@ -22,40 +22,55 @@ std::string sample_path(const std::string& name) {
   return std::string(dir && *dir ? dir : "build/samples") + "/" + name;
 }
 
-Result<uint64_t> function_file_offset(const std::string& path, const std::string& symbol) {
+namespace {
+
+// The file offset of virtual address `addr` through the PT_LOAD segment holding its bytes.
+std::optional<uint64_t> file_offset_of(Elf* elf, uint64_t addr) {
+  size_t phnum = 0;
+  elf_getphdrnum(elf, &phnum);
+  for (size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD && addr >= ph.p_vaddr &&
+        addr < ph.p_vaddr + ph.p_filesz)
+      return addr - ph.p_vaddr + ph.p_offset;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<std::vector<FunctionSymbol>> function_symbols(const std::string& path) {
   if (elf_version(EV_CURRENT) == EV_NONE) return make_error("libelf init", path);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return syscall_error("open ELF", "open", errno, path, "build the samples: make samples");
   Fd owner(fd);
   Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
   if (!elf) return make_error("read ELF", path);
-  std::optional<uint64_t> addr;
-  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn && !addr; scn = elf_nextscn(elf, scn)) {
+  std::vector<FunctionSymbol> functions;
+  for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
     if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     for (size_t i = 0; data && shdr.sh_entsize && i < shdr.sh_size / shdr.sh_entsize; ++i) {
       GElf_Sym sym;
-      if (!gelf_getsym(data, static_cast<int>(i), &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC) continue;
+      if (!gelf_getsym(data, static_cast<int>(i), &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+          sym.st_shndx == SHN_UNDEF)
+        continue;
       const char* name = elf_strptr(elf, shdr.sh_link, sym.st_name);
-      if (name && symbol == name) {
-        addr = sym.st_value;
-        break;
-      }
+      std::optional<uint64_t> offset = file_offset_of(elf, sym.st_value);
+      if (name && offset) functions.push_back({name, *offset, sym.st_size});
     }
   }
-  std::optional<uint64_t> offset;
-  size_t phnum = 0;
-  elf_getphdrnum(elf, &phnum);
-  for (size_t i = 0; addr && i < phnum && !offset; ++i) {
-    GElf_Phdr ph;
-    if (gelf_getphdr(elf, static_cast<int>(i), &ph) && ph.p_type == PT_LOAD && *addr >= ph.p_vaddr &&
-        *addr < ph.p_vaddr + ph.p_filesz)
-      offset = *addr - ph.p_vaddr + ph.p_offset;
-  }
   elf_end(elf);
-  if (!offset) return make_error("find function " + symbol, path);
-  return *offset;
+  return functions;
+}
+
+Result<uint64_t> function_file_offset(const std::string& path, const std::string& symbol) {
+  Result<std::vector<FunctionSymbol>> functions = function_symbols(path);
+  if (!functions) return functions.error();
+  for (const FunctionSymbol& f : *functions)
+    if (f.name == symbol) return f.offset;
+  return make_error("find function " + symbol, path);
 }
 
 HeldChild::HeldChild(std::vector<std::string> argv) {

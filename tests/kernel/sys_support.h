@@ -15,8 +15,17 @@ namespace rawprobe::sys::ktest {
 // $RAWPROBE_SAMPLES/name, default build/samples/name.
 std::string sample_path(const std::string& name);
 
-// File offset of the function `symbol` in the ELF file at `path` (.symtab), via the
-// PT_LOAD segment containing its address.
+// A function of an ELF file's .symtab: its file offset (via the PT_LOAD segment containing
+// its address) and its size in bytes.
+struct FunctionSymbol {
+  std::string name;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+// Every STT_FUNC symbol of .symtab that lies in a PT_LOAD segment's file bytes.
+Result<std::vector<FunctionSymbol>> function_symbols(const std::string& path);
+
+// File offset of the function `symbol` in the ELF file at `path`.
 Result<uint64_t> function_file_offset(const std::string& path, const std::string& symbol);
 
 // A child forked now, blocked until release(), then exec'ing `argv` with stderr captured.

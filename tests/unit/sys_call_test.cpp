@@ -75,6 +75,9 @@ TEST_CASE("errno hints translate the known errnos for the call that got them") {
   std::memset(&attr, 0, sizeof attr);
   PerfOpenCall open{&attr, -1, -1, -1, 0};
   CHECK(errno_hint(open, EILSEQ) == "offset is not on an instruction boundary");
+  // x86 uprobes inside an instruction: undecodable (ENOEXEC) or not probe-able (ENOTSUPP 524).
+  CHECK(errno_hint(open, ENOEXEC).find("instruction boundary") != std::string::npos);
+  CHECK(errno_hint(open, 524).find("instruction boundary") != std::string::npos);
   CHECK(errno_hint(open, ENOENT).find("tracepoint") != std::string::npos);
   CHECK(errno_hint(open, EINVAL).find("pid=-1 with cpu=-1") != std::string::npos);
   union bpf_attr link;
