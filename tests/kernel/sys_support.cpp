@@ -19,7 +19,14 @@ namespace rawprobe::sys::ktest {
 
 std::string sample_path(const std::string& name) {
   const char* dir = std::getenv("RAWPROBE_SAMPLES");
-  return std::string(dir && *dir ? dir : "build/samples") + "/" + name;
+  if (dir && *dir) return std::string(dir) + "/" + name;
+  // $(BUILD)/kernel-tests runs $(BUILD)/samples: the samples of the same build, whatever
+  // BUILD is (tests/run-suites passes no RAWPROBE_SAMPLES).
+  char self[4096];
+  ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string exe(self, len > 0 ? static_cast<size_t>(len) : 0);
+  size_t slash = exe.rfind('/');
+  return (slash == std::string::npos ? std::string("build") : exe.substr(0, slash)) + "/samples/" + name;
 }
 
 namespace {

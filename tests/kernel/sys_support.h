@@ -12,7 +12,7 @@
 
 namespace rawprobe::sys::ktest {
 
-// $RAWPROBE_SAMPLES/name, default build/samples/name.
+// $RAWPROBE_SAMPLES/name, else samples/name next to the running test binary.
 std::string sample_path(const std::string& name);
 
 // A function of an ELF file's .symtab: its file offset (via the PT_LOAD segment containing
