@@ -170,6 +170,12 @@ void Checker::assign_map(Stmt& s) {
 
 MapInfo* Checker::map_for(Expr& m, bool defining) {
   (void)defining;
+  MapInfo* info = whole_map(m);
+  check_map_keys(m, *info);
+  return info;
+}
+
+MapInfo* Checker::whole_map(Expr& m) {
   int id = info_.find_map(m.name);
   if (id < 0) {
     MapInfo fresh;
@@ -180,7 +186,6 @@ MapInfo* Checker::map_for(Expr& m, bool defining) {
     key_known_.push_back(false);
   }
   m.map_id = id;
-  check_map_keys(m, info_.maps[id]);
   return &info_.maps[id];
 }
 

@@ -51,7 +51,7 @@ void Checker::call(Expr& e, Use use) {
     if (!arg_count(e, 1, 3)) return;
     Expr& what = *e.operands[0];
     if (what.kind == ExprKind::Map && what.operands.empty()) {
-      map_for(what, false);
+      whole_map(what);
       what.type = info_.maps[what.map_id].value;
     } else {
       check(what, Use::Value);
@@ -151,7 +151,7 @@ void Checker::call_map_function(Expr& e, const char* fn, bool keys_allowed) {
     return;
   }
   bool first_use = info_.find_map(m.name) < 0;
-  MapInfo* info = map_for(m, false);
+  MapInfo* info = keys_allowed ? map_for(m, false) : whole_map(m);
   if (first_use) info->first_use = e.span;  // "Undefined map" then points at the call, as in bpftrace
   m.type = info->value;
   if (keys_allowed && m.operands.empty() && !info->key.empty())

@@ -46,6 +46,9 @@ class Checker {
 
   // maps
   MapInfo* map_for(Expr& m, bool defining);
+  // The map itself, not an element: print(@m), clear(@m), zero(@m) name a keyed map without
+  // its keys, so no key check applies.
+  MapInfo* whole_map(Expr& m);
   void check_map_keys(Expr& m, MapInfo& info);
   void merge_map_value(Expr& target, MapInfo& info, const Type& value);
 
