@@ -85,7 +85,7 @@ UNIT_LIBS_bpfasm := bpfasm engine/base
 UNIT_LIBS_elf    := elf arch engine/base
 UNIT_LIBS_sys    := engine/sys bpfasm arch engine/base
 UNIT_LIBS_lang   := engine/lang engine/output engine/base
-UNIT_LIBS_output := engine/output engine/lang engine/base
+UNIT_LIBS_output := engine/output engine/base
 UNIT_LIBS_probes := engine/probes engine/lang engine/output engine/sys elf arch bpfasm engine/base
 unit-%: $(BUILD)/obj/tests/unit/main.o
 	@$(MAKE) --no-print-directory $(BUILD)/unit-$*
@@ -112,8 +112,10 @@ test-builds: $(TEST_BUILDS)
 test-run:
 	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
 
+# g++ 12 reports false "may be used uninitialized" inside <regex> and <functional> at -O1
+# with sanitizers (GCC bug 105562 family), so that one warning is not an error here.
 asan:
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" OPT="-O1 -g" \
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -Wno-maybe-uninitialized" OPT="-O1 -g" \
 	  build-asan/unit-tests build-asan/kernel-tests
 	BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  tests/run-suites unit kernel
