@@ -113,7 +113,7 @@ test-run:
 	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
 
 # g++ 12 reports false "may be used uninitialized" inside <regex> and <functional> at -O1
-# with sanitizers (GCC bug 105562 family), so that one warning is not an error here.
+# with sanitizers, so that one warning is not an error there.
 asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -Wno-maybe-uninitialized" OPT="-O1 -g" \
 	  build-asan/unit-tests build-asan/kernel-tests

@@ -58,6 +58,11 @@ std::vector<KeyedLine> keyed(const std::string& out, const std::string& name) {
 
 }  // namespace
 
+// These cases need what only the build host has (the dynamic build/rawprobe, the source
+// tree's samples/*.bt, bpftrace or bpftool), so the VM guest leaves the suite "host-only"
+// out (tests/vm/README.md).
+TEST_SUITE_BEGIN("host-only");
+
 TEST_CASE("seed: uprobe+uretprobe thread timing gives one @ns entry per read_rand thread") {
   std::string bin = sample("read_rand");
   RunResult r = run_rawprobe({"-c", bin, "-e", with_binary(kThreadTiming, bin)});
@@ -137,3 +142,5 @@ TEST_CASE("seed: the typo probe: is refused with a suggestion, and nothing runs"
   CHECK(r.err.find("-e:1:") != std::string::npos);
   CHECK(r.out.find("thread ") == std::string::npos);  // the command never ran
 }
+
+TEST_SUITE_END();

@@ -1,3 +1,4 @@
+#include "tests/skip.h"
 // Generated programs attached for real (engine/probes) to the samples, their maps read
 // directly: counts must equal what the samples report about themselves, a USDT argument must
 // equal the value the sample printed, and USDT argument forms must read what bpftrace 0.17
@@ -67,6 +68,11 @@ std::string run_sample(const std::string& command) {
 
 }  // namespace
 
+// These cases need what only the build host has (the dynamic build/rawprobe, the source
+// tree's samples/*.bt, bpftrace or bpftool), so the VM guest leaves the suite "host-only"
+// out (tests/vm/README.md).
+TEST_SUITE_BEGIN("host-only");
+
 TEST_CASE("codegen: uprobe counts per probe equal the calls fun makes") {
   Running r;
   compile_load_attach(test::read_text("samples/fun_counts.bt"), r);
@@ -128,7 +134,7 @@ bool have_bpftrace() { return test::run_command("command -v bpftrace >/dev/null"
 
 TEST_CASE("codegen: USDT argument forms read the sample's values (register, memory, SIB, rip-relative, constant, 14 args)") {
   if (!have_bpftrace()) {
-    MESSAGE("skipped: bpftrace not installed (tests/install-packages)");
+    RAWPROBE_SKIP("bpftrace not installed (tests/install-packages)");
     return;
   }
   const std::string bin = sys::ktest::sample_path("elf/usdt_args_O2");
@@ -189,7 +195,7 @@ TEST_CASE("codegen: USDT argument forms read the sample's values (register, memo
 
 TEST_CASE("codegen: integer, logic and string results agree with bpftrace's (BEGIN, run in the kernel)") {
   if (!have_bpftrace()) {
-    MESSAGE("skipped: bpftrace not installed (tests/install-packages)");
+    RAWPROBE_SKIP("bpftrace not installed (tests/install-packages)");
     return;
   }
   const std::string setup = "$a = 1; $m = -10; $z = 0; $big = 0xffffffff; $s = \"abc\"; $c = comm;";
@@ -272,3 +278,5 @@ TEST_CASE("codegen: aggregations fill the slots engine/output decodes (hist/lhis
   CHECK(words("@c")[0] == values.size());
   CHECK(static_cast<int64_t>(words("@sm")[0]) == total);
 }
+
+TEST_SUITE_END();

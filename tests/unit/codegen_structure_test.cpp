@@ -3,6 +3,8 @@
 // source annotations, and clear errors where a script asks for what BPF cannot do.
 #include <doctest/doctest.h>
 
+#include "tests/skip.h"
+
 #include <algorithm>
 #include <linux/bpf.h>
 #include <fstream>
@@ -88,7 +90,7 @@ probes::AttachPoint usdt_point(const std::string& spec) {
 
 TEST_CASE("codegen: the seed scripts compile to one program per block or point, all finishing") {
   if (!samples_built() || !test::tracefs_readable()) {
-    MESSAGE("skipped: needs the samples (make samples) and a readable tracefs");
+    RAWPROBE_SKIP("needs the samples (make samples) and a readable tracefs");
     return;
   }
   for (const char* name : {"read_rand_threads.bt", "read_rand_reads.bt", "fun_counts.bt", "hello_usdt.bt",

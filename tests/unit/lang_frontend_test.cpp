@@ -2,6 +2,8 @@
 // AST dump and the parser's limits.
 #include <doctest/doctest.h>
 
+#include "tests/skip.h"
+
 #include <filesystem>
 
 #include "engine/lang/ast_dump.h"
@@ -34,7 +36,7 @@ std::string spec_error(const std::string& text) {
 
 TEST_CASE("every sample script parses and checks cleanly (except the seed's typo)") {
   if (!test::tracefs_readable()) {
-    MESSAGE("skipped: /sys/kernel/tracing is not readable");
+    RAWPROBE_SKIP("/sys/kernel/tracing is not readable");
     return;
   }
   int checked = 0;
@@ -59,7 +61,7 @@ TEST_CASE("the seed's typo names the probe type and suggests uprobe, with a care
 
 TEST_CASE("the seed's second script: map types, tracepoint field and printf-free summary") {
   if (!test::tracefs_readable()) {
-    MESSAGE("skipped: /sys/kernel/tracing is not readable");
+    RAWPROBE_SKIP("/sys/kernel/tracing is not readable");
     return;
   }
   auto r = test::front_end(test::read_text("samples/read_rand_reads.bt"));

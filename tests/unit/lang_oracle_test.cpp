@@ -3,6 +3,8 @@
 // same expressions, printf record layout from bpftrace's LLVM IR, and error positions and
 // messages.
 #include <doctest/doctest.h>
+
+#include "tests/skip.h"
 #include <unistd.h>
 
 #include <regex>
@@ -100,7 +102,7 @@ std::vector<std::string> output_lines(const std::string& out) {
 
 TEST_CASE("operator precedence and integer typing agree with bpftrace's evaluation") {
   if (!have_bpftrace()) {
-    MESSAGE("skipped: needs root and bpftrace");
+    RAWPROBE_SKIP("needs root and bpftrace");
     return;
   }
   const std::vector<std::string> exprs = {
@@ -129,7 +131,7 @@ TEST_CASE("operator precedence and integer typing agree with bpftrace's evaluati
 
 TEST_CASE("printf records are laid out as bpftrace lays them out") {
   if (!have_bpftrace()) {
-    MESSAGE("skipped: needs root and bpftrace");
+    RAWPROBE_SKIP("needs root and bpftrace");
     return;
   }
   const std::vector<std::string> calls = {
@@ -158,7 +160,7 @@ TEST_CASE("printf records are laid out as bpftrace lays them out") {
 
 TEST_CASE("semantic and syntax errors match bpftrace's position and message") {
   if (!have_bpftrace()) {
-    MESSAGE("skipped: needs root and bpftrace");
+    RAWPROBE_SKIP("needs root and bpftrace");
     return;
   }
   // Each script fails in bpftrace; our first error must be at the same line:col and start
