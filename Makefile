@@ -116,7 +116,7 @@ test-run:
 # with sanitizers, so that one warning is not an error there.
 asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -Wno-maybe-uninitialized" OPT="-O1 -g" \
-	  build-asan/unit-tests build-asan/kernel-tests
+	  all samples elf-samples build-asan/unit-tests build-asan/kernel-tests
 	BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  tests/run-suites unit kernel
 
