@@ -24,6 +24,9 @@ bool glob_match(std::string_view p, std::string_view t) {
       ++ti;
     } else if (pi < p.size() && p[pi] == '*') {
       star = pi++;
+      // A trailing * takes whatever is left: "*" and "prefix*" (the common -l and wildcard
+      // patterns) end here instead of walking each of ~50,000 names to its end.
+      if (pi == p.size()) return true;
       resume = ti;
     } else if (star != std::string_view::npos) {
       // Let the last * swallow one more character and retry from there.

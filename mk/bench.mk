@@ -17,10 +17,18 @@ bench-samples: $(BENCH_SAMPLES)
 
 # The tracer and the seed's samples are built if they can be: a half-written tree must still
 # give a table (its cells then say what is missing), so those builds may fail here.
-bench: bench-samples
+# The listing row's large library (and issue 3's ELF benchmark) is OpenJDK 17's libjvm.so.
+BENCH_JDK_PACKAGE := openjdk-17-jre-headless
+bench-packages:
 	@tests/install-packages test
+	@dpkg-query -W -f='$${Status}' $(BENCH_JDK_PACKAGE) 2>/dev/null | grep -q 'install ok installed' || \
+	  { [ "$$(id -u)" -eq 0 ] && echo "installing: $(BENCH_JDK_PACKAGE)" && apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BENCH_JDK_PACKAGE) >/dev/null; } || \
+	  echo "bench: no $(BENCH_JDK_PACKAGE); the libjvm.so listing rows will say so"
+
+bench: bench-samples bench-packages
 	-@$(MAKE) --no-print-directory -k $(BUILD)/rawprobe $(BUILD)/rawprobe-static $(SAMPLES)
 	tests/bench/run.py --build $(BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
 	  $(if $(BENCH_ROWS),--rows $(BENCH_ROWS))
 
-.PHONY: bench bench-samples
+.PHONY: bench bench-samples bench-packages

@@ -39,13 +39,15 @@ def main():
         return 2
     ctx = Context(repo=repo, build=build, tools=make_tools(build), runs=args.runs,
                   warmup=args.warmup)
+    load_at_start = machine.load()
     measures = []
     for row in selected:
         print(f"bench: {row.NAME}", file=sys.stderr, flush=True)
         measures += row.measure(ctx)
 
     command = " ".join(["tests/bench/run.py", *sys.argv[1:]])
-    text = report.document(machine.header(repo, ctx.tools, args.runs, args.warmup, command),
+    text = report.document(machine.header(repo, ctx.tools, args.runs, args.warmup, command,
+                                          load_at_start),
                            measures)
     out = args.out or os.path.join(build, "bench.md")
     with open(out, "w") as f:

@@ -1,9 +1,11 @@
 """Starting a tracer, timestamping its output lines, and stopping it the way a user would.
 
 Every tracer runs under `/usr/bin/time -v` (peak RSS is read from its report). Output goes
-either to a pipe read by a thread that timestamps each line as it arrives (for start-up
-measures), or to a file on tmpfs (for the per-event rows, where no reader may slow the tracer
-down and the lines still have to be counted afterwards).
+to a pipe read by a thread that timestamps each line as it arrives (for start-up measures),
+to a file on tmpfs (listings, counted afterwards), or to /dev/null (the per-event rows, so
+neither a terminal nor a reader decides the result). With /dev/null, stderr goes to a tmpfs
+file and what the tracer wrote to stdout is counted from its /proc/PID/io `wchar` (bytes
+passed to write(2)) less what landed in that stderr file.
 """
 import os
 import re
@@ -25,7 +27,7 @@ def _default_sigint():
 class Run:
     """One tracer process. `argv` is the tracer's command; the wrapper is added here."""
 
-    def __init__(self, argv, to_file=False, env=None):
+    def __init__(self, argv, to_file=False, env=None, devnull=False):
         self.argv = list(argv)
         self._time_report = tempfile.NamedTemporaryFile(
             prefix="bench-time-", dir=SCRATCH_DIR, delete=False).name
@@ -34,8 +36,14 @@ class Run:
         self._out_path = None
         full_env = dict(os.environ, **(env or {}))
         cmd = ["/usr/bin/time", "-v", "-o", self._time_report] + self.argv
-        self.start = time.monotonic()
-        if to_file:
+        if devnull:
+            fd, self._out_path = tempfile.mkstemp(prefix="bench-err-", dir=SCRATCH_DIR)
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=fd,
+                                         stdin=subprocess.DEVNULL, env=full_env,
+                                         preexec_fn=_default_sigint)
+            os.close(fd)
+            self._reader = None
+        elif to_file:
             fd, self._out_path = tempfile.mkstemp(prefix="bench-out-", dir=SCRATCH_DIR)
             self.proc = subprocess.Popen(cmd, stdout=fd, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, env=full_env,
@@ -47,10 +55,25 @@ class Run:
                                          stdin=subprocess.DEVNULL, env=full_env,
                                          preexec_fn=_default_sigint)
             self._reader = threading.Thread(target=self._read_pipe, daemon=True)
+        # Time zero is when /usr/bin/time has forked the tracer (its exec follows at once):
+        # what Python spends forking (~18 ms here: it copies the interpreter) and
+        # /usr/bin/time spends starting (~3 ms) is not the tracer's. For a tracer that
+        # starts in a few ms, counting them would make most of its "start-up" ours.
+        self.start = self._wait_for_fork()
+        if self._reader:
             self._reader.start()
         self.end = None
         self.returncode = None
         self.timed_out = False
+
+    def _wait_for_fork(self, limit=5.0):
+        """Polls (without sleeping, a few ms at most) until /usr/bin/time has a child;
+        returns that moment, or now if it never forks (the tracer could not be run)."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            if self.tracer_pid() is not None:
+                break
+        return time.monotonic()
 
     def _read_pipe(self):
         for raw in iter(self.proc.stdout.readline, b""):
@@ -83,6 +106,29 @@ class Run:
             with open(self._out_path, errors="replace") as f:
                 if any(regex.search(line) for line in f):
                     return time.monotonic() - self.start
+            if self.proc.poll() is not None:
+                return None
+            time.sleep(0.005)
+        return None
+
+    def stdout_bytes(self):
+        """For a /dev/null run: bytes the tracer has written to stdout so far (all its
+        threads' write(2) bytes, less its stderr file), or None once it is gone."""
+        pid = self.tracer_pid()
+        try:
+            with open(f"/proc/{pid}/io") as f:
+                wchar = int(re.search(r"^wchar: (\d+)$", f.read(), re.M).group(1))
+        except (OSError, AttributeError, TypeError):
+            return None
+        return wchar - os.path.getsize(self._out_path)
+
+    def wait_for_stdout_bytes(self, count, timeout):
+        """For a /dev/null run: seconds from start until `count` bytes went to stdout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            written = self.stdout_bytes()
+            if written is not None and written >= count:
+                return time.monotonic() - self.start
             if self.proc.poll() is not None:
                 return None
             time.sleep(0.005)

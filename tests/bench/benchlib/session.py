@@ -5,25 +5,33 @@ import subprocess
 import time
 
 from .process import Run
-from .scripts import ATTACHING_PATTERN, READY_PATTERN, with_ready
+from .scripts import ATTACHING_PATTERN, READY_PATTERN, READY_TEXT, with_ready
 
 SETTLE = 0.05
+READY_STDOUT_BYTES = len("Attaching 1 probe...\n") + 1 + len(READY_TEXT) + 1
 
 
-def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False):
+def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False, devnull=False):
     """Runs `script` plus the ready marker; once ready, calls `while_attached(run)` (its
     dict joins the result), then Ctrl-C. Returns {attaching, ready, detach, rss_kb, ...} in
-    seconds / KiB, or the reason the tracer never got ready."""
-    run = Run(tool.script(with_ready(script)), to_file=to_file)
+    seconds / KiB, or the reason the tracer never got ready.
+
+    devnull: stdout goes to /dev/null; "ready" is then the moment the tracer has written
+    READY_STDOUT_BYTES to stdout: the "Attaching N probes..." line (22 bytes or more, fewer
+    than that total) and the marker, which are all it prints before the first event."""
+    run = Run(tool.script(with_ready(script)), to_file=to_file, devnull=devnull)
     try:
-        ready = run.wait_for_line(READY_PATTERN, timeout)
+        if devnull:
+            ready = run.wait_for_stdout_bytes(READY_STDOUT_BYTES, timeout)
+        else:
+            ready = run.wait_for_line(READY_PATTERN, timeout)
         if ready is None:
             still_running = run.proc.poll() is None
             status = run.stop(10)
             if still_running:
                 return f"no line after attaching within {timeout} s"
             return tool.failure_reason(run.output(), status, run.timed_out)
-        attaching = run.wait_for_line(ATTACHING_PATTERN, 0)
+        attaching = None if devnull else run.wait_for_line(ATTACHING_PATTERN, 0)
         extra = while_attached(run) if while_attached else {}
         if isinstance(extra, str):
             run.stop(30)
