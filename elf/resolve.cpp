@@ -3,12 +3,14 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <set>
 
 #include "elf/boundary.h"
 #include "elf/hex.h"
 #include "elf/segments.h"
 #include "elf/symbol_match.h"
+#include "elf/uprobe_refusal.h"
 
 namespace rawprobe::elf {
 
@@ -62,6 +64,14 @@ Result<UprobeSite> place(Binary& binary, const Symbol& sym, uint64_t offset,
   note(explain, "file offset = " + hex(address) + " - " + hex(placed->segment->vaddr) + " + " +
                     hex(placed->segment->offset) + " = " + hex(placed->file_offset));
   note(explain, boundary);
+  // Asked of the bytes rather than learned from the attach: one refused offset fails a whole
+  // uprobe_multi link, so `uprobe:libc:*` could not attach at all.
+  uint64_t span = sym.size > offset ? std::min<uint64_t>(15, sym.size - offset) : 1;
+  if (auto code = file.bytes_at(placed->file_offset, span, "'" + name + "'"); code)
+    if (auto why = uprobe_refusal(file.machine(), *code))
+      return file.error("cannot probe '" + name + (offset ? "+" + std::to_string(offset) : "") +
+                            "': " + *why,
+                        "probe its caller, or an instruction after this one (+OFF)");
   return UprobeSite{binary.path(), placed->file_offset, address, 0, name, offset};
 }
 

@@ -10,6 +10,7 @@
 #include "engine/codegen/codegen.h"
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
+#include "engine/driver/release.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/lang/frontend.h"
 #include "engine/probes/begin_end.h"
@@ -19,6 +20,7 @@
 #include "engine/runtime/event_loop.h"
 #include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
+#include "engine/sys/call.h"
 #include "engine/sys/features.h"
 #include "engine/sys/tracefs.h"
 
@@ -197,8 +199,10 @@ int run_script(Options& options) {
   if (!stop) return fail(stop.error());
 
   // Detach everything but END, so END's output is the last, then run END.
+  std::vector<std::unique_ptr<probes::Attachment>*> not_end;
   for (BlockAttachment& a : *attached)
-    if (!a.is_end) a.handle.reset();
+    if (!a.is_end) not_end.push_back(&a.handle);
+  release_together(std::move(not_end), sys::tracing());
   dispatcher->resume();
   probes::trigger_end();
   Status drained = runtime::drain_events(parts);

@@ -2,6 +2,8 @@
 // names; uretprobe:BIN:FUNC. The ELF work (symbol -> address -> segment -> file offset ->
 // instruction-boundary check) is elf/resolve.h's; this file turns its sites into attach
 // points, names them, and adds close-name suggestions when nothing matched.
+#include <algorithm>
+
 #include "elf/hex.h"
 #include "elf/resolve.h"
 #include "elf/symbol_match.h"
@@ -25,6 +27,8 @@ Error with_suggestions(Error error, const lang::ProbeSpec& spec, elf::Binary& bi
   if (!table) return error;
   std::vector<std::string> names;
   for (const elf::Symbol& s : (*table)->functions()) names.emplace_back(s.name);
+  // The name exists: the error is about probing it (an IFUNC, a refused instruction).
+  if (std::find(names.begin(), names.end(), spec.func) != names.end()) return error;
   std::vector<std::string> close = lang::closest_names(spec.func, names);
   if (close.empty()) return error;
   std::string mean = "did you mean ";
