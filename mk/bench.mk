@@ -27,7 +27,8 @@ bench-packages:
 	  echo "bench: no $(BENCH_JDK_PACKAGE); the libjvm.so listing rows will say so"
 
 bench: bench-samples bench-packages
-	-@$(MAKE) --no-print-directory -k $(BUILD)/rawprobe $(BUILD)/rawprobe-static $(SAMPLES)
+	-@$(MAKE) --no-print-directory -k $(BUILD)/rawprobe $(BUILD)/rawprobe-static \
+	  $(BUILD)/rawprobe-static.stripped $(SAMPLES)
 	tests/bench/run.py --build $(BUILD) --runs $(BENCH_RUNS) --warmup $(BENCH_WARMUP) \
 	  $(if $(BENCH_ROWS),--rows $(BENCH_ROWS))
 

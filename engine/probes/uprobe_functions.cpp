@@ -78,9 +78,10 @@ Status list_functions(const ListRequest& request, ListSink& sink) {
                             [](const auto& a, const auto& b) { return a.first == b.first; }),
                 named.end());
     bool one = named.size() == 1;
-    std::string prefix = request.provider + ":" + t.display + ":";
+    std::string prefix = request.provider + ":" + t.display + ":", line;
     for (const auto& [name, sym] : named) {
-      if (!sink.line(prefix + std::string(name)) || !sink.verbose()) continue;
+      line.assign(prefix).append(name);  // one buffer for every line, not one each
+      if (!sink.line(line) || !sink.verbose()) continue;
       for (const std::string& line : describe_function(**bin, *sym, one)) sink.detail(line);
     }
   }

@@ -11,7 +11,8 @@ SETTLE = 0.05
 READY_STDOUT_BYTES = len("Attaching 1 probe...\n") + 1 + len(READY_TEXT) + 1
 
 
-def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False, devnull=False):
+def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False, devnull=False,
+                     env=None):
     """Runs `script` plus the ready marker; once ready, calls `while_attached(run)` (its
     dict joins the result), then Ctrl-C. Returns {attaching, ready, detach, rss_kb, ...} in
     seconds / KiB, or the reason the tracer never got ready.
@@ -19,7 +20,7 @@ def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False, 
     devnull: stdout goes to /dev/null; "ready" is then the moment the tracer has written
     READY_STDOUT_BYTES to stdout: the "Attaching N probes..." line (22 bytes or more, fewer
     than that total) and the marker, which are all it prints before the first event."""
-    run = Run(tool.script(with_ready(script)), to_file=to_file, devnull=devnull)
+    run = Run(tool.script(with_ready(script)), to_file=to_file, devnull=devnull, env=env)
     try:
         if devnull:
             ready = run.wait_for_stdout_bytes(READY_STDOUT_BYTES, timeout)

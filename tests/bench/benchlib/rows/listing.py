@@ -62,7 +62,10 @@ def measure(ctx):
 
 
 def _same_list(pattern, listed):
-    """A measure whose cells are the probe counts and whose goal is "the same list"."""
+    """A measure whose cells are the probe counts and whose goal is that rawprobe lists every
+    probe bpftrace lists. What only rawprobe lists is named in bench.md: for libjvm.so, GCC's
+    local clones (foo.part.0, foo.constprop.0, foo.isra.0), real functions with code that
+    bpftrace 0.17 leaves out of its listing."""
     rp, bt = listed.get("rawprobe"), listed.get("bpftrace")
     if rp is None or bt is None:
         reason = "no listing to compare"
@@ -70,14 +73,14 @@ def _same_list(pattern, listed):
                        Outcome(samples=[len(rp)]) if rp else Outcome(failure=reason),
                        Outcome(samples=[len(bt)]) if bt else Outcome(failure=reason))
     only_rp, only_bt = sorted(rp - bt), sorted(bt - rp)
-    notes = [f"only rawprobe lists {len(only_rp)}{_examples(only_rp)}",
+    notes = [f"only rawprobe lists (bpftrace drops) {len(only_rp)}{_examples(only_rp)}",
              f"only bpftrace lists {len(only_bt)}{_examples(only_bt)}"]
     if only_rp:
         notes.append("rawprobe-only names by kind: " + _kinds(only_rp))
-    same = not only_rp and not only_bt
     return Measure(NAME, f"-l '{pattern}': probes listed", "probes",
                    Outcome(samples=[len(rp)]), Outcome(samples=[len(bt)]),
-                   Goal("same list", check=lambda _r, _b: same), notes)
+                   Goal("all of bpftrace's" + ("" if not only_rp else f" (+{len(only_rp)} it drops)"),
+                        check=lambda _r, _b: not only_bt), notes)
 
 
 def _examples(names):
