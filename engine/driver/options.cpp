@@ -9,6 +9,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "engine/sys/tracefs.h"
+
 namespace rawprobe::driver {
 namespace {
 
@@ -115,6 +117,19 @@ struct Parser {
       opt.attach_mode = *mode;
       return {};
     }
+    if (name == "kretprobe-maxactive") {
+      if (Status s = need_value(); !s) return s;
+      char* end = nullptr;
+      errno = 0;
+      unsigned long v = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || value[0] == '-' || *end || errno || v < 1 || v > sys::DynamicEvent::kMaxActiveLimit)
+        return usage_error("--kretprobe-maxactive needs a number from 1 to " +
+                               std::to_string(sys::DynamicEvent::kMaxActiveLimit) + ", not '" + value + "'",
+                           "the kernel's limit for a kretprobe's maxactive is " +
+                               std::to_string(sys::DynamicEvent::kMaxActiveLimit));
+      opt.kretprobe_maxactive = uint32_t(v);
+      return {};
+    }
     if (name == "event-buffer") {
       if (Status s = need_value(); !s) return s;
       if (value == "auto") opt.event_buffer = EventBuffer::Auto;
@@ -192,6 +207,10 @@ struct Parser {
       have_program = true;
     }
     if (!have_program) return usage_error("no program given", "give a script FILE or -e PROGRAM");
+    if (opt.kretprobe_maxactive > 0 && opt.attach_mode == probes::AttachMode::Pmu)
+      return usage_error("--kretprobe-maxactive cannot be used with --attach-mode=pmu",
+                         "the kprobe PMU has no maxactive field; kretprobes with maxactive attach "
+                         "through kprobe_events: use --attach-mode=auto or legacy");
     if (!opt.command.empty() && opt.pid > 0)
       return usage_error("-c and -p cannot be combined", "trace a new command with -c, or a running process with -p");
     return {};
@@ -265,6 +284,12 @@ std::string usage_text() {
          "  --unsafe             allow uprobe offsets whose instruction boundary cannot be checked\n"
          "  --attach-mode=MODE   auto, pmu (perf_event_open of the uprobe/kprobe PMU) or\n"
          "                       legacy (tracefs uprobe_events/kprobe_events)\n"
+         "  --kretprobe-maxactive=N\n"
+         "                       let each kretprobe follow up to N calls of its function in\n"
+         "                       flight at once (1-4096; the kernel's default is 2 per CPU,\n"
+         "                       at least 10, and returns beyond it go unseen); kretprobes\n"
+         "                       then attach through kprobe_events (r<N>:), so not with\n"
+         "                       --attach-mode=pmu\n"
          "  --event-buffer=KIND  auto (ring buffer when the kernel has one), ringbuf, or perf\n"
          "                       (one perf ring per CPU, the fallback for kernels before 5.8)\n"
          "  --info               the kernel's BPF features\n"

@@ -44,6 +44,10 @@ struct Options {
   bool unsafe = false;
   bool dry_run = false;
   probes::AttachMode attach_mode = probes::AttachMode::Auto;
+  // --kretprobe-maxactive=N: how many calls of a kretprobe'd function may be in flight at once
+  // (0: the kernel's default). Only kprobe_events can carry it, so it sends kretprobes down
+  // the legacy path and cannot be combined with --attach-mode=pmu.
+  uint32_t kretprobe_maxactive = 0;
   EventBuffer event_buffer = EventBuffer::Auto;  // --event-buffer=auto|ringbuf|perf
   bool trace_syscalls = false;
 

@@ -129,6 +129,7 @@ int run_script(Options& options) {
   probes::ExpandContext ctx;
   ctx.pid = tracee ? tracee->pid() : -1;
   ctx.unsafe = options.unsafe;
+  ctx.maxactive = options.kretprobe_maxactive;
   Result<std::vector<std::vector<probes::AttachPoint>>> points = expand_blocks(src, checked.ast, ctx);
   if (!points) return fail_text(points.error().what);
 

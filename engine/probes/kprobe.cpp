@@ -2,7 +2,8 @@
 // from tracefs available_filter_functions ("name [module]"), else /proc/kallsyms text
 // symbols, minus the kprobe blacklist. Attach order (issue 6): the kprobe PMU (4.17), then
 // legacy kprobe_events, with kprobe_multi (5.18) for wildcard sets in auto mode;
-// --attach-mode=pmu|legacy forces one path.
+// --attach-mode=pmu|legacy forces one path. A kretprobe with maxactive
+// (--kretprobe-maxactive) always takes kprobe_events, the one interface that carries it.
 //
 // A kernel built without CONFIG_KPROBES has neither the PMU nor kprobe_events: the error
 // says so and names the tracepoints that cover the function's subsystem.
@@ -206,9 +207,16 @@ class KprobeProvider final : public Provider {
     for (size_t i = 0; i < points.size(); ++i) {
       const AttachPoint& p = points[i];
       std::string symbol = (p.module.empty() ? "" : p.module + ":") + p.func;
-      if (legacy) {
+      // perf_event_attr has no maxactive field: only a kprobe_events line ("r<N>:") sets it.
+      bool needs_maxactive = p.is_return && p.maxactive > 0;
+      if (needs_maxactive && options.mode == AttachMode::Pmu)
+        return make_error("attach with maxactive " + std::to_string(p.maxactive) + " through the kprobe PMU",
+                          p.name,
+                          "the kprobe PMU cannot carry maxactive; use --attach-mode=auto or legacy");
+      if (legacy || needs_maxactive) {
         Result<sys::DynamicEvent> event = sys::DynamicEvent::create(
-            sys::DynamicKind::kprobe, p.is_return, symbol + "+" + std::to_string(p.offset));
+            sys::DynamicKind::kprobe, p.is_return, symbol + "+" + std::to_string(p.offset),
+            needs_maxactive ? p.maxactive : 0);
         if (!event) return event.error();
         Result<uint32_t> id = event->id();
         if (!id) return id.error();
@@ -261,8 +269,10 @@ bool kprobes_available() { return kernel_has_kprobes(); }
 
 bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options) {
   if (options.mode != AttachMode::Auto || points.size() < 2) return false;
-  for (const AttachPoint& p : points)
+  for (const AttachPoint& p : points) {
     if (p.kind != ProbeKind::Kprobe && p.kind != ProbeKind::Kretprobe) return false;
+    if (p.is_return && p.maxactive > 0) return false;  // a multi link has no maxactive either
+  }
   return sys::has(sys::Feature::kprobe_multi);
 }
 

@@ -47,6 +47,17 @@ Result<std::string> event_file(const std::string& category, const std::string& n
   return text;
 }
 
+// One definition line of kprobe_events/uprobe_events (Documentation/trace/kprobetrace.rst):
+//   p:NAME PROBE          a probe
+//   r:NAME PROBE          a return probe
+//   r<MAXACTIVE>:NAME PROBE   a kretprobe with that many instances (kprobe_events only)
+std::string definition_line(bool retprobe, uint32_t maxactive, const std::string& name,
+                            const std::string& probe) {
+  std::string type = retprobe ? "r" : "p";
+  if (retprobe && maxactive > 0) type += std::to_string(maxactive);
+  return type + ":" + name + " " + probe;
+}
+
 }  // namespace
 
 Result<std::string> tracefs_dir() {
@@ -106,14 +117,21 @@ pid_t event_owner(const std::string& name) {
   return pid;
 }
 
-Result<DynamicEvent> DynamicEvent::create(DynamicKind kind, bool retprobe, const std::string& probe) {
+Result<DynamicEvent> DynamicEvent::create(DynamicKind kind, bool retprobe, const std::string& probe,
+                                          uint32_t maxactive) {
+  if (maxactive > 0 && (kind != DynamicKind::kprobe || !retprobe))
+    return make_error("define dynamic event with maxactive " + std::to_string(maxactive), probe,
+                      "maxactive applies only to kretprobes");
+  if (maxactive > kMaxActiveLimit)
+    return make_error("define dynamic event with maxactive " + std::to_string(maxactive), probe,
+                      "the kernel accepts a kretprobe maxactive from 1 to " + std::to_string(kMaxActiveLimit));
   Result<std::string> dir = tracefs_dir();
   if (!dir) return dir.error();
   DynamicEvent ev;
   ev.kind_ = kind;
   ev.name_ = next_event_name();
   ev.group_ = default_group(kind);
-  std::string line = std::string(retprobe ? "r:" : "p:") + ev.name_ + " " + probe;
+  std::string line = definition_line(retprobe, maxactive, ev.name_, probe);
   if (Status st = write_line(*dir + control_file(kind), line, "define dynamic event", probe); !st)
     return st.error();
   ev.live_ = true;

@@ -30,7 +30,14 @@ class DynamicEvent {
  public:
   // Defines the event. `probe` is the part after the name, e.g. "/bin/x:0x1139" or
   // "/bin/x:0x1139(0x4038)" (uprobe with semaphore), "vfs_read+0" (kprobe).
-  static Result<DynamicEvent> create(DynamicKind kind, bool retprobe, const std::string& probe);
+  // `maxactive` (kretprobe only; 0 = the kernel's default) is how many calls of the function
+  // may be in flight at once before further returns go unseen: "r<N>:name probe" (the only
+  // way to set it, since the kprobe PMU's perf_event_attr has no field for it). The kernel
+  // takes 1..kMaxActiveLimit.
+  static Result<DynamicEvent> create(DynamicKind kind, bool retprobe, const std::string& probe,
+                                     uint32_t maxactive = 0);
+  // KRETPROBE_MAXACTIVE_MAX in kernel/trace/trace_kprobe.c, where "r<N>:" appeared (Linux 4.12).
+  static constexpr uint32_t kMaxActiveLimit = 4096;
 
   DynamicEvent(DynamicEvent&& other) noexcept;
   DynamicEvent& operator=(DynamicEvent&& other) noexcept;

@@ -104,10 +104,66 @@ TEST_CASE("leftovers of dead rawprobe processes are removed, live ones and other
                         "p:uprobes/" + live_event + " /bin/true:0x0000000000001139\n" +
                         "p:uprobes/someone_else /bin/true:0x0000000000001139\n";
   tree.write("/sys/kernel/tracing/uprobe_events", listing);
+  // A kretprobe with maxactive is listed with it in the type: "r8:kprobes/NAME FUNC".
+  std::string dead_kretprobe = "rawprobe_" + std::to_string(kDeadPid) + "_1";
+  std::string klisting = "r8:kprobes/" + dead_kretprobe + " vfs_read\n" + "r:kprobes/" + live_event + " vfs_read\n";
+  tree.write("/sys/kernel/tracing/kprobe_events", klisting);
   tree.activate();
   Result<std::vector<std::string>> removed = remove_stale_events();
   REQUIRE(removed);
-  REQUIRE(removed->size() == 1);
-  CHECK((*removed)[0] == "uprobes/" + dead_event);
+  CHECK(*removed == std::vector<std::string>{"uprobes/" + dead_event, "kprobes/" + dead_kretprobe});
   CHECK(tree.read("/sys/kernel/tracing/uprobe_events") == listing + "-:uprobes/" + dead_event + "\n");
+  CHECK(tree.read("/sys/kernel/tracing/kprobe_events") == klisting + "-:kprobes/" + dead_kretprobe + "\n");
+}
+
+TEST_CASE("a kretprobe with maxactive is written as r<N>:, one line, and removed by name") {
+  testing::TempTree tree;
+  tree.mkdir("/sys/kernel/tracing/events");
+  tree.write("/sys/kernel/tracing/kprobe_events", "");
+  tree.activate();
+  std::string name, plain;
+  {
+    Result<DynamicEvent> ev = DynamicEvent::create(DynamicKind::kprobe, true, "vfs_read+0", 16);
+    REQUIRE(ev);
+    name = ev->name();
+    CHECK(ev->group() == "kprobes");
+    Result<DynamicEvent> no_max = DynamicEvent::create(DynamicKind::kprobe, true, "vfs_read+0");
+    REQUIRE(no_max);
+    plain = no_max->name();
+    CHECK(tree.read("/sys/kernel/tracing/kprobe_events") ==
+          "r16:" + name + " vfs_read+0\nr:" + plain + " vfs_read+0\n");
+  }
+  // Removal names group/event only; maxactive is not part of the name.
+  CHECK(tree.read("/sys/kernel/tracing/kprobe_events") ==
+        "r16:" + name + " vfs_read+0\nr:" + plain + " vfs_read+0\n-:kprobes/" + plain + "\n-:kprobes/" +
+            name + "\n");
+}
+
+TEST_CASE("maxactive is refused, before any write, where the kernel would refuse it") {
+  testing::TempTree tree;
+  tree.mkdir("/sys/kernel/tracing/events");
+  tree.write("/sys/kernel/tracing/kprobe_events", "");
+  tree.write("/sys/kernel/tracing/uprobe_events", "");
+  tree.activate();
+  struct Case {
+    DynamicKind kind;
+    bool retprobe;
+    uint32_t maxactive;
+    const char* hint;
+  };
+  for (const Case& c : {Case{DynamicKind::kprobe, false, 8, "only to kretprobes"},
+                        Case{DynamicKind::uprobe, true, 8, "only to kretprobes"},
+                        Case{DynamicKind::kprobe, true, DynamicEvent::kMaxActiveLimit + 1, "from 1 to 4096"}}) {
+    CAPTURE(c.maxactive);
+    Result<DynamicEvent> ev = DynamicEvent::create(c.kind, c.retprobe, "vfs_read+0", c.maxactive);
+    REQUIRE_FALSE(ev);
+    CHECK(ev.error().hint.find(c.hint) != std::string::npos);
+  }
+  CHECK(tree.read("/sys/kernel/tracing/kprobe_events").empty());
+  CHECK(tree.read("/sys/kernel/tracing/uprobe_events").empty());
+  Result<DynamicEvent> at_limit =
+      DynamicEvent::create(DynamicKind::kprobe, true, "vfs_read+0", DynamicEvent::kMaxActiveLimit);
+  REQUIRE(at_limit);
+  CHECK(tree.read("/sys/kernel/tracing/kprobe_events") ==
+        "r4096:" + at_limit->name() + " vfs_read+0\n");
 }
