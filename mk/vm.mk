@@ -5,6 +5,8 @@
 #   make vmtest        fetch kernels (cached), build the initramfs, boot every kernel, report
 #   make vm-images     only build what a boot needs (tests/vm/run calls this)
 #   make vmshell VM_KERNEL=6.12   boot one kernel to an interactive shell instead of the tests
+#   make static-audit  the static binary makes no NSS calls (tests/vm/audit-static; the VM
+#                      suite runs it first, as result "host static-audit")
 
 VM_DIR := $(BUILD)/vm
 
@@ -28,6 +30,12 @@ vm-images: vm-kernels vm-initramfs
 vmtest:
 	BUILD=$(BUILD) tests/vm/run
 
+# Relinks $(BUILD)/rawprobe-static exactly as its own rule does, to see glibc's link warnings,
+# and inspects its symbols.
+static-audit: $(BUILD)/rawprobe-static
+	CC="$(SAMPLES_CC)" tests/vm/audit-static $< -- \
+	  $(CXX) -static $(LDFLAGS) $(BUILD)/obj/engine/main.o $(LINK_LIBS) $(STATIC_LDLIBS)
+
 vmshell: vm-images
 	BUILD=$(BUILD) tests/vm/boot --shell $(VM_KERNEL)
 
@@ -37,4 +45,4 @@ TEST_SUITES += vm
 TEST_BUILDS += $(BUILD)/rawprobe-static $(BUILD)/kernel-tests-static
 endif
 
-.PHONY: vm-kernels vm-initramfs vm-images vmtest vmshell
+.PHONY: vm-kernels vm-initramfs vm-images vmtest vmshell static-audit

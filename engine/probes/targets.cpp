@@ -1,6 +1,5 @@
 #include "engine/probes/targets.h"
 
-#include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "elf/library_path.h"
+#include "engine/probes/path_glob.h"
 #include "engine/sys/host_root.h"
 
 namespace rawprobe::probes {
@@ -88,12 +88,8 @@ Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t
   if (target == "*" && pid > 0) return mapped_objects(pid);
   if (target.find('/') != std::string::npos) {
     if (target.find_first_of("*?[") != std::string::npos) {
-      glob_t g{};
-      if (::glob(target.c_str(), 0, nullptr, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; ++i)
-          if (is_file(g.gl_pathv[i])) out.push_back({g.gl_pathv[i], absolute(g.gl_pathv[i])});
-      }
-      ::globfree(&g);
+      for (const std::string& path : expand_path_glob(target))
+        if (is_file(path)) out.push_back({path, absolute(path)});
       if (out.empty())
         return make_error("no file matches '" + target + "'", target,
                           "check the path; wildcards match files, e.g. /usr/lib/*/libc.so.6");
