@@ -9,7 +9,8 @@
 # the host parses only the ttyS1 copy. Fields are split on spaces, so NAME gets '_' for any
 # character outside [A-Za-z0-9_.:/+=-] and DETAIL is flattened onto one line.
 #
-# Also vm_config_enabled CONFIG_X and vm_load_module NAME, below.
+# Also vm_config_enabled CONFIG_X, vm_load_module NAME, vm_rawprobe_events and
+# vm_report_value FILE KEY, below.
 #
 # Environment a test can use (set by init):
 #   RAWPROBE          the static rawprobe binary
@@ -55,4 +56,16 @@ vm_load_module() {
   for _vm_mod in $(cat "$_vm_order"); do
     [ -d "/sys/module/$_vm_mod" ] || insmod "$_vm_dir/$_vm_mod.ko" || return 1
   done
+}
+
+# vm_rawprobe_events: the rawprobe_* lines of kprobe_events and uprobe_events, as the kernel
+# lists them ("r8:kprobes/rawprobe_123_0 vfs_read"); nothing when rawprobe left none.
+vm_rawprobe_events() {
+  cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null | grep 'rawprobe_'
+}
+
+# vm_report_value FILE KEY: VALUE from the line "KEY VALUE" of a sample's own report (e.g.
+# samples/open_read.c prints "opens 5"); empty when there is no such line.
+vm_report_value() {
+  awk -v key="$2" '$1 == key { print $2; exit }' "$1"
 }
