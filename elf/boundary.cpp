@@ -100,30 +100,65 @@ std::vector<MappingRegion> mapping_regions(const ElfFile& file, uint64_t start, 
   return regions;
 }
 
-// Capstone over code[from, to), appending instructions; returns where it stopped.
+// The address an instruction refers to, from Capstone's detail: a call or jump's immediate
+// target, aarch64 adr/adrp's computed address, an x86 rip-relative operand's address.
+uint64_t target_of(csh handle, const cs_insn& insn, cs_arch arch) {
+  bool branch = cs_insn_group(handle, &insn, CS_GRP_JUMP) || cs_insn_group(handle, &insn, CS_GRP_CALL);
+  const cs_detail& d = *insn.detail;
+  switch (arch) {
+    case CS_ARCH_X86:
+      for (uint8_t i = 0; i < d.x86.op_count; ++i) {
+        const cs_x86_op& op = d.x86.operands[i];
+        if (branch && op.type == X86_OP_IMM) return static_cast<uint64_t>(op.imm);
+        // The displacement counts from the end of the instruction.
+        if (op.type == X86_OP_MEM && op.mem.base == X86_REG_RIP && op.mem.index == X86_REG_INVALID)
+          return insn.address + insn.size + static_cast<uint64_t>(op.mem.disp);
+      }
+      return 0;
+    case CS_ARCH_ARM64:
+      if (!branch && insn.id != ARM64_INS_ADR && insn.id != ARM64_INS_ADRP) return 0;
+      for (uint8_t i = 0; i < d.arm64.op_count; ++i)
+        if (d.arm64.operands[i].type == ARM64_OP_IMM) return static_cast<uint64_t>(d.arm64.operands[i].imm);
+      return 0;
+    case CS_ARCH_ARM:
+      if (!branch) return 0;
+      for (uint8_t i = 0; i < d.arm.op_count; ++i)
+        if (d.arm.operands[i].type == ARM_OP_IMM) return static_cast<uint32_t>(d.arm.operands[i].imm);
+      return 0;
+    default: return 0;
+  }
+}
+
+// Capstone over code[from, to) of a function at link-time address `base`, appending
+// instructions; returns the offset where it stopped.
 Result<uint64_t> sweep(const ElfFile& file, const Mode& mode, std::span<const uint8_t> code,
-                       uint64_t from, uint64_t to, Disassembly& out) {
+                       uint64_t base, uint64_t from, uint64_t to, DisassemblyDetail detail,
+                       Disassembly& out) {
   csh handle;
   if (cs_open(mode.arch, static_cast<cs_mode>(mode.mode), &handle) != CS_ERR_OK)
     return file.error("Capstone cannot open a disassembler for this architecture",
                       "use --unsafe to skip the instruction-boundary check");
+  bool targets = detail == DisassemblyDetail::Targets;
+  if (targets) cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
   cs_insn* insn = cs_malloc(handle);
   const uint8_t* ptr = code.data() + from;
   size_t left = to - from;
-  uint64_t address = from;
+  uint64_t address = base + from;
   while (left > 0 && cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
     std::string text = insn->mnemonic;
     if (insn->op_str[0]) text += std::string(" ") + insn->op_str;
-    out.instructions.push_back({insn->address, insn->size, std::move(text), false});
+    out.instructions.push_back({insn->address - base, insn->size, std::move(text), false,
+                                targets ? target_of(handle, *insn, mode.arch) : 0});
   }
   cs_free(insn, 1);
   cs_close(&handle);
-  return address;
+  return address - base;
 }
 
 }  // namespace
 
-Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& function) {
+Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& function,
+                                         DisassemblyDetail detail) {
   auto mode = mode_for(file, function);
   if (!mode) return mode.error();
   auto place = code_offset(file, function.address, "function '" + std::string(function.name) + "'");
@@ -156,7 +191,7 @@ Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& func
       Mode region_mode = *mode;
       if (regions[i].kind == 't') region_mode.mode = (region_mode.mode & CS_MODE_BIG_ENDIAN) | CS_MODE_THUMB;
       if (regions[i].kind == 'a') region_mode.mode = region_mode.mode & CS_MODE_BIG_ENDIAN;
-      auto stopped = sweep(file, region_mode, *code, from, to, out);
+      auto stopped = sweep(file, region_mode, *code, function.address, from, to, detail, out);
       if (!stopped) return stopped.error();
       if (*stopped < to) {
         out.decoded_up_to = *stopped;

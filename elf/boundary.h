@@ -22,6 +22,9 @@ struct Instruction {
   uint16_t size = 0;
   std::string text;     // "mov rbp, rsp"
   bool data = false;    // arm/aarch64 literal pool ($d mapping symbol), not code
+  // With DisassemblyDetail::Targets: the absolute link-time address a call or jump goes to,
+  // an aarch64 adr/adrp computes, or an x86 rip-relative operand points at; 0 = none.
+  uint64_t target = 0;
 };
 
 struct Disassembly {
@@ -32,8 +35,13 @@ struct Disassembly {
   std::string undecodable_bytes;  // hex of the first bytes that failed, when it stopped early
 };
 
-// Disassembles `function` (its whole size) from the file.
-Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& function);
+// Targets costs Capstone's per-instruction detail, which only listings need.
+enum class DisassemblyDetail { Boundaries, Targets };
+
+// Disassembles `function` (its whole size) from the file. Capstone is given the function's
+// link-time address, so the text's branch targets are absolute, as in objdump -d.
+Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& function,
+                                         DisassemblyDetail detail = DisassemblyDetail::Boundaries);
 
 // Checks that `offset` bytes into `function` start an instruction. `display` names the
 // function in messages. Refuses offsets past the end, inside an instruction (naming it and

@@ -11,6 +11,7 @@
 #include "elf/segments.h"
 #include "elf/symbol_match.h"
 #include "elf/uprobe_refusal.h"
+#include "elf/usdt_describe.h"
 
 namespace rawprobe::elf {
 
@@ -87,6 +88,25 @@ Error not_found(Binary& binary, const SymbolTable& table, std::string_view patte
                                "(an undefined symbol resolved at run time)",
                                "probe the library that defines it, e.g. uprobe:libc:" + bare);
   return binary.file().error("no function matches '" + bare + "'", hint);
+}
+
+// The .stapsdt.base step: how far a prelinker moved the file since the notes were written.
+std::string base_adjustment(const ElfFile& file, const UsdtNote& n) {
+  const Section* base = file.section(".stapsdt.base");
+  if (!base || n.base == 0)
+    return "base adjustment: none (" + std::string(base ? "the note records no base" : "no .stapsdt.base section") +
+           "), address = pc = " + hex(n.address);
+  int64_t shift = static_cast<int64_t>(base->addr - n.base);
+  std::string how = "base adjustment: .stapsdt.base is at " + hex(base->addr) + ", the note says " +
+                    hex(n.base) + ", shift " + std::to_string(shift);
+  how += shift ? ": address = pc + shift = " + hex(n.address) : " (not prelinked): address = pc = " + hex(n.address);
+  if (n.semaphore && shift) how += ", semaphore = " + hex(n.semaphore_address);
+  return how;
+}
+
+std::string elf_machine_name(const ElfFile& file) {
+  const arch::Table* table = arch::by_machine(file.machine(), file.elf_class());
+  return table ? std::string(table->name) : "e_machine " + std::to_string(file.machine());
 }
 
 }  // namespace
@@ -168,9 +188,8 @@ Result<std::vector<UsdtSite>> resolve_usdt(Binary& binary, std::string_view prov
     size_t location = 0;
     for (const UsdtSite& s : sites) location += s.provider == n.provider && s.name == n.name;
     note(explain, "USDT " + label + " note #" + std::to_string(n.index) + ": pc " + hex(n.pc) +
-                      ", base " + hex(n.base) + ", semaphore " + hex(n.semaphore) +
-                      (n.address != n.pc ? " (moved to " + hex(n.address) + " by .stapsdt.base)"
-                                         : ""));
+                      ", base " + hex(n.base) + ", semaphore " + hex(n.semaphore));
+    if (explain) explain->add(base_adjustment(file, n));
     auto code = code_offset(file, n.address, "USDT probe " + label);
     if (!code) return code.error();
     note(explain, "address " + hex(n.address) + " lies in " + describe(*code->segment) +
@@ -185,8 +204,10 @@ Result<std::vector<UsdtSite>> resolve_usdt(Binary& binary, std::string_view prov
       auto sema = data_offset(file, n.semaphore_address, "semaphore of " + label);
       if (!sema) return sema.error();
       site.site.ref_ctr_offset = sema->file_offset;
-      note(explain, "semaphore " + hex(n.semaphore_address) + " -> ref_ctr_offset " +
-                        hex(sema->file_offset));
+      note(explain, "semaphore " + hex(n.semaphore_address) + " lies in " + describe(*sema->segment) +
+                        "; ref_ctr_offset = file offset " + hex(sema->file_offset));
+    } else {
+      note(explain, "semaphore: none (the probe site always runs its nop; nothing to count)");
     }
     auto args = parse_usdt_args(n.args, file.machine(), file.elf_class());
     if (!args) {
@@ -204,7 +225,10 @@ Result<std::vector<UsdtSite>> resolve_usdt(Binary& binary, std::string_view prov
       }
       site.arg_symbol_addresses.push_back(addr);
     }
-    note(explain, std::to_string(args->size()) + " argument(s): " + n.args);
+    note(explain, std::to_string(args->size()) + " argument(s) '" + n.args + "', decoded for " +
+                      elf_machine_name(file) + ":");
+    for (size_t i = 0; i < args->size() && explain; ++i)
+      explain->add("  " + describe_usdt_arg(i, (*args)[i], site.arg_symbol_addresses[i]));
     site.args = std::move(*args);
     sites.push_back(std::move(site));
   }

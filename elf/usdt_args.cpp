@@ -69,31 +69,6 @@ std::string UsdtArg::unsupported_reason() const {
   return {};
 }
 
-std::string UsdtArg::describe() const {
-  std::string type = (is_signed ? "int" : "uint") + std::to_string(size * 8);
-  auto with_offset = [&](std::string s) {
-    if (!symbol.empty()) s += (s.empty() ? "" : "+") + symbol;
-    if (offset > 0) s += "+" + std::to_string(offset);
-    if (offset < 0) s += std::to_string(offset);
-    return s;
-  };
-  switch (kind) {
-    case UsdtArgKind::Constant: return type + " constant " + std::to_string(constant);
-    case UsdtArgKind::Register:
-      return type + " in register " + base.name + " (pt_regs " + std::string(base.slot.name) +
-             ")";
-    case UsdtArgKind::Memory: return type + " at [" + with_offset(base.name) + "]";
-    case UsdtArgKind::Indexed: {
-      std::string addr = base.present() ? base.name + "+" : "";
-      addr += index.name + "*" + std::to_string(scale);
-      return type + " at [" + with_offset(addr) + "]";
-    }
-    case UsdtArgKind::SymbolRelative: return type + " at [load bias+" + with_offset("") + "]";
-    case UsdtArgKind::VectorRegister: return type + " in vector register " + vector_reg;
-  }
-  return type;
-}
-
 namespace {
 
 // Arguments are separated by spaces, except inside brackets: aarch64 writes "8@[x0, 8]".

@@ -50,8 +50,9 @@ struct UsdtArg {
 
   // Why attaching cannot read this argument, or empty when it can.
   std::string unsupported_reason() const;
-  // "int32 in memory at rbp-20" style text for -lv listings.
-  std::string describe() const;
+  // "signed 32-bit, memory at rbp (pt_regs+32) - 20": the meaning -lv and --explain print
+  // (elf/usdt_describe.cpp). `symbol_address`: link-time address of `symbol`, 0 if unknown.
+  std::string describe(uint64_t symbol_address = 0) const;
 };
 
 // Parses all of a note's arguments (any count; sdt.h stops at 12, hand-written notes do not).

@@ -31,6 +31,15 @@ std::string uprobe_mechanism(bool has_semaphore) {
   return how;
 }
 
+// A name that is not there: the provider's own error says what was searched and suggests the
+// closest names (the same message a script gets), so --explain does not keep a second copy.
+Error with_provider_hint(Error error, const lang::ProbeSpec& spec, pid_t pid) {
+  ExpandContext ctx;
+  ctx.pid = pid;
+  Result<std::vector<AttachPoint>> points = expand(spec, ctx);
+  return points ? error : points.error();
+}
+
 Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
   Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, pid);
   if (!targets) return targets.error();
@@ -42,14 +51,9 @@ Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
     if (spec.kind == ProbeKind::Usdt) {
       Result<std::vector<elf::UsdtSite>> sites = elf::resolve_usdt(**bin, spec.provider, spec.name, &explain);
       print_steps(explain, out);
-      if (!sites) return sites.error();
+      if (!sites) return with_provider_hint(sites.error(), spec, pid);
       bool semaphore = false;
-      for (const elf::UsdtSite& s : *sites) {
-        semaphore = semaphore || s.site.ref_ctr_offset;
-        std::fprintf(out, "%s:%s location %zu arguments:\n", s.provider.c_str(), s.name.c_str(), s.location);
-        for (size_t i = 0; i < s.args.size(); ++i)
-          std::fprintf(out, "    arg%zu: %s  %s\n", i, s.args[i].text.c_str(), s.args[i].describe().c_str());
-      }
+      for (const elf::UsdtSite& s : *sites) semaphore = semaphore || s.site.ref_ctr_offset;
       std::fprintf(out, "%s\n", uprobe_mechanism(semaphore).c_str());
       continue;
     }
@@ -65,7 +69,7 @@ Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
       if (!sites) st = sites.error();
     }
     print_steps(explain, out);
-    if (!st) return st;
+    if (!st) return with_provider_hint(st.error(), spec, pid);
     if (spec.kind == ProbeKind::Uretprobe)
       std::fprintf(out, "return probe: the kernel plants the breakpoint at the entry and swaps "
                         "the return address, so the program runs when the function returns\n");

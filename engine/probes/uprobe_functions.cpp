@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
-#include "elf/boundary.h"
+#include "elf/disasm_listing.h"
 #include "elf/hex.h"
 #include "elf/segments.h"
 #include "elf/symbol_match.h"
 
 namespace rawprobe::probes {
 
-std::vector<std::string> describe_function(const elf::Binary& bin, const elf::Symbol& sym,
+std::vector<std::string> describe_function(elf::Binary& bin, const elf::Symbol& sym,
                                            bool disassemble) {
   std::vector<std::string> lines;
   std::string where;
@@ -23,19 +23,14 @@ std::vector<std::string> describe_function(const elf::Binary& bin, const elf::Sy
   lines.push_back("    symbol " + sym.versioned_name() + " " + std::string(sym.binding_name()) +
                   " from " + elf::source_names(sym.sources));
   if (!disassemble) return lines;
-  Result<elf::Disassembly> dis = elf::disassemble_function(bin.file(), sym);
+  Result<const elf::SymbolTable*> table = bin.symbols();
+  Result<std::vector<std::string>> dis =
+      table ? elf::disassembly_listing(bin.file(), **table, sym) : Result<std::vector<std::string>>(table.error());
   if (!dis) {
     lines.push_back("    (no disassembly: " + dis.error().message() + ")");
     return lines;
   }
-  for (const elf::Instruction& insn : dis->instructions) {
-    std::string off = "+" + std::to_string(insn.offset);
-    off.resize(std::max<size_t>(off.size() + 1, 7), ' ');
-    lines.push_back("    " + off + insn.text);
-  }
-  if (dis->decoded_up_to < dis->function_size)
-    lines.push_back("    (decoding stopped at +" + std::to_string(dis->decoded_up_to) +
-                    ": bytes " + dis->undecodable_bytes + ")");
+  for (const std::string& line : *dis) lines.push_back("    " + line);
   return lines;
 }
 

@@ -14,8 +14,8 @@ Status list_functions(const ListRequest& request, ListSink& sink);
 
 // The -lv detail lines of one function: address, size, file offset with its segment, the
 // symbol table(s) the name came from; with `disassemble`, every instruction as
-// "    +OFF  TEXT" (the offsets FUNC+OFF may use).
-std::vector<std::string> describe_function(const elf::Binary& bin, const elf::Symbol& sym,
+// "    +OFF  ADDRESS  TEXT <target>" (the offsets FUNC+OFF may use; elf/disasm_listing.h).
+std::vector<std::string> describe_function(elf::Binary& bin, const elf::Symbol& sym,
                                            bool disassemble);
 
 }  // namespace rawprobe::probes

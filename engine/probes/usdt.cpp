@@ -6,6 +6,7 @@
 #include "elf/hex.h"
 #include "elf/segments.h"
 #include "elf/symbol_match.h"
+#include "elf/usdt_describe.h"
 #include "engine/lang/suggest.h"
 #include "engine/probes/providers.h"
 #include "elf/resolve.h"
@@ -29,13 +30,7 @@ std::vector<std::string> describe_usdt_location(const elf::Binary& bin, const el
   } else {
     lines.push_back("    semaphore none");
   }
-  Result<std::vector<elf::UsdtArg>> args = elf::parse_usdt_args(note.args, bin.file().machine(), bin.file().elf_class());
-  if (!args) {
-    lines.push_back("    arguments '" + note.args + "': " + args.error().message());
-    return lines;
-  }
-  for (size_t i = 0; i < args->size(); ++i)
-    lines.push_back("    arg" + std::to_string(i) + ": " + (*args)[i].text + "  " + (*args)[i].describe());
+  for (const std::string& arg : elf::describe_usdt_args(bin.file(), note.args)) lines.push_back("    " + arg);
   return lines;
 }
 
@@ -72,7 +67,8 @@ class UsdtProvider final : public Provider {
     Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, ctx.pid);
     if (!targets) return targets.error();
     std::vector<AttachPoint> points;
-    std::vector<std::string> names;  // for suggestions
+    std::vector<std::string> names;     // provider:name of every probe, for suggestions
+    std::vector<std::string> searched;  // "PATH (N notes, M probes)", for the error
     for (const TargetFile& target : *targets) {
       Result<std::shared_ptr<elf::Binary>> bin = open_binary(target.path);
       if (!bin) {
@@ -81,7 +77,12 @@ class UsdtProvider final : public Provider {
       }
       Result<const std::vector<elf::UsdtNote>*> notes = (*bin)->usdt_notes();
       if (!notes) return notes.error();
-      for (const elf::UsdtNote& note : **notes) names.push_back(note.provider + ":" + note.name);
+      size_t before = names.size();
+      for (const elf::UsdtProbe& probe : elf::group_usdt_probes(**notes))
+        names.push_back(probe.provider + ":" + probe.name);
+      auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+      searched.push_back(target.path + " (" + count((*notes)->size(), "note") + ", " +
+                         count(names.size() - before, "probe") + ")");
       bool any = false;
       for (const elf::UsdtNote& note : **notes) any = any || selects(spec.provider, spec.name, note);
       if (!any) continue;
@@ -95,6 +96,9 @@ class UsdtProvider final : public Provider {
     if (points.empty()) {
       std::string wanted = (spec.provider.empty() ? "" : spec.provider + ":") + spec.name;
       std::string hint;
+      std::string where = "searched .note.stapsdt of ";
+      for (size_t i = 0; i < searched.size() && i < 3; ++i) where += (i ? ", " : "") + searched[i];
+      if (searched.size() > 3) where += " and " + std::to_string(searched.size() - 3) + " more files";
       if (names.empty()) {
         hint = "'" + spec.target + "' has no USDT notes (.note.stapsdt)";
       } else {
@@ -109,6 +113,7 @@ class UsdtProvider final : public Provider {
         }
         hint = close.empty() ? "list them with -l 'usdt:" + spec.target + ":*'"
                              : "did you mean 'usdt:" + spec.target + ":" + close.front() + "'?";
+        hint += " (" + where + ")";
       }
       return make_error("USDT probe '" + wanted + "' not found in " + spec.target, spec.raw, hint);
     }
