@@ -41,15 +41,18 @@ class Tool:
         return [self.path, "-l", pattern]
 
     def failure_reason(self, output, returncode, timed_out=False):
-        """A short, plain reason taken from what the tool printed when it failed."""
+        """A short, plain reason taken from what the tool printed when it failed: its first
+        ERROR line (bpftrace prints the cause after other lines), else its first line that
+        is not a progress line such as "Attaching N probes..."."""
         if timed_out:
             return "timed out"
-        for line in output.splitlines():
-            text = line.strip()
-            if not text or any(h.search(text) for h in HARMLESS):
-                continue
+        lines = [l.strip() for l in output.splitlines()]
+        lines = [l for l in lines if l and not any(h.search(l) for h in HARMLESS)]
+        errors = [l for l in lines if re.match(r"(ERROR|error|rawprobe: )", l)]
+        progress = re.compile(r"^Attaching \d+ probes?\.\.\.$")
+        for text in errors + [l for l in lines if not progress.match(l)]:
             text = re.sub(rf"^({re.escape(self.name)}|ERROR|error)\s*:\s*", "", text)
-            return text[:70]
+            return text[:100]
         return f"exit status {returncode}, no output"
 
 

@@ -14,6 +14,7 @@ bpftrace refuses more than 512 probes unless BPFTRACE_MAX_PROBES says otherwise 
 attach to 7265 probes because it exceeds the current limit of 512"); a user attaching all of
 libc sets it, so this row does (for bpftrace only: rawprobe has no such limit)."""
 import os
+import time
 
 from ..model import Measure, faster
 from ..repeat import alternate
@@ -52,8 +53,9 @@ BPFTRACE_ENV = {"BPFTRACE_MAX_PROBES": "100000"}
 
 
 def _one(tool, script):
+    start = time.monotonic()
     result = attach_then_stop(tool, script, TIMEOUT,
                               env=BPFTRACE_ENV if tool.name == "bpftrace" else None)
     if isinstance(result, str):
-        return result
+        return f"{result} (after {time.monotonic() - start:.0f} s)"
     return {"attach": result["ready"] * 1000, "detach": result["detach"] * 1000}
