@@ -157,28 +157,39 @@ class Run:
         the tracer lives: bpftrace 0.17 checks its exit flag before an epoll_wait() with no
         timeout, so a SIGINT landing between the check and the wait is noticed only at the
         next event, and a probe that never fires means never."""
-        deadline = time.monotonic() + timeout
-        while True:
-            self.interrupt()
-            try:
-                return self.finish(min(resend_every, max(deadline - time.monotonic(), 0.01)),
-                                   kill=time.monotonic() + resend_every >= deadline)
-            except subprocess.TimeoutExpired:
-                continue
+        exited = threading.Event()
 
-    def finish(self, timeout, kill=True):
-        """Waits for exit (killing after `timeout`, or with kill=False raising
-        TimeoutExpired); returns the exit status."""
+        def resend():
+            while not exited.wait(resend_every):
+                self.interrupt()
+        self.interrupt()
+        resender = threading.Thread(target=resend, daemon=True)
+        resender.start()
         try:
-            self.returncode = self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            if not kill:
-                raise
+            return self.finish(timeout)
+        finally:
+            exited.set()
+
+    def finish(self, timeout):
+        """Waits for exit, killing the tracer after `timeout`; returns the exit status.
+        The wait blocks in waitpid() (a timer thread does the killing): Popen.wait(timeout)
+        polls with sleeps growing to 50 ms, which would add up to 50 ms to a run that takes
+        a few tens."""
+        def kill():
+            self.timed_out = True
             pid = self.tracer_pid()
             if pid:
-                os.kill(pid, signal.SIGKILL)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        killer = threading.Timer(timeout, kill)
+        killer.daemon = True
+        killer.start()
+        try:
             self.returncode = self.proc.wait()
-            self.timed_out = True
+        finally:
+            killer.cancel()
         self.end = time.monotonic()
         if self._reader:
             self._reader.join(timeout=5)
