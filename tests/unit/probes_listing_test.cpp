@@ -70,7 +70,7 @@ TEST_CASE("a uprobe's file offset for a PIE sample equals nm's address (text map
   uint64_t nm_address = std::strtoull(probes::test::command_output("nm " + fun + " | awk '$3 == \"bar\" {print $1}'").c_str(), nullptr, 16);
   CHECK((*points)[0].address == nm_address);
   // gcc's default PIE layout puts .text in a PT_LOAD whose vaddr equals its file offset.
-  std::string segments = probes::test::command_output("readelf -lW " + fun + " | awk '$1 == \"LOAD\" && $7 ~ /E/ {print $2, $3}'");
+  std::string segments = probes::test::command_output("readelf -lW " + fun + " | awk '$1 == \"LOAD\" && / E / {print $2, $3}'");
   uint64_t offset = 0, vaddr = 0;
   std::istringstream(segments) >> std::hex >> offset >> vaddr;
   CHECK((*points)[0].file_offset == nm_address - vaddr + offset);
