@@ -120,13 +120,6 @@ std::string label_with(const ElfFile& file, const SymbolTable& table,
   return "<" + std::string(sym.name) + (off ? "+" + hex(off) : "") + ">";
 }
 
-bool is_branch_text(const std::string& text) {
-  // Capstone's x86/arm/aarch64 mnemonics of calls and jumps start with one of these letters;
-  // a target on anything else (lea, mov, adrp) is an operand address, shown after '#'.
-  return text.rfind("call", 0) == 0 || text.rfind("j", 0) == 0 || text.rfind("b", 0) == 0 ||
-         text.rfind("cb", 0) == 0 || text.rfind("tb", 0) == 0 || text.rfind("bnd j", 0) == 0;
-}
-
 }  // namespace
 
 std::string address_label(const ElfFile& file, const SymbolTable& table, uint64_t address) {
@@ -145,7 +138,9 @@ Result<std::vector<std::string>> disassembly_listing(const ElfFile& file, const 
     std::string line = off + hex(function.address + insn.offset) + "  " + insn.text;
     if (insn.target) {
       std::string label = label_with(file, table, stubs, insn.target);
-      if (is_branch_text(insn.text) && insn.text.find(hex(insn.target)) != std::string::npos)
+      // Calls, jumps and adrp show the address already: name it. A rip-relative operand
+      // shows a displacement: give the address it reaches, as objdump's "# addr" does.
+      if (insn.text.find(hex(insn.target)) != std::string::npos)
         line += label.empty() ? "" : " " + label;
       else
         line += "  # " + hex(insn.target) + (label.empty() ? "" : " " + label);

@@ -1,0 +1,75 @@
+// --explain and -l through the real CLI, on this machine's kernel: a tracepoint's id and
+// format against tracefs's own files, a misspelt tracepoint's suggestion, and kprobe listing
+// on a kernel with and without kprobes (the oracle: the kprobe PMU in sysfs or
+// kprobe_events in tracefs, which exist exactly when the kernel was built with them).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tests/kernel/cli_run.h"
+
+using namespace rawprobe;
+using cli_test::run_rawprobe;
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const char* kTracefs = "/sys/kernel/tracing";
+
+bool kernel_has_kprobes() {
+  return ::access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
+         ::access((std::string(kTracefs) + "/kprobe_events").c_str(), F_OK) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("--explain tracepoint: its id and format are tracefs's") {
+  std::string dir = std::string(kTracefs) + "/events/syscalls/sys_enter_read";
+  REQUIRE_MESSAGE(::access((dir + "/id").c_str(), R_OK) == 0, "tracefs must be mounted at " << kTracefs);
+  std::string id = file_text(dir + "/id");
+  id.pop_back();
+  cli_test::RunResult r = run_rawprobe({"--explain", "tracepoint:syscalls:sys_enter_read"});
+  CAPTURE(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("tracepoint:syscalls:sys_enter_read: id " + id + " (" + dir + "/id)") != std::string::npos);
+  CHECK(r.out.find("perf_event_open(PERF_TYPE_TRACEPOINT, config = " + id + ")") != std::string::npos);
+  CHECK(r.out.find(file_text(dir + "/format")) != std::string::npos);
+}
+
+TEST_CASE("--explain of a misspelt tracepoint suggests the real one and exits 1") {
+  cli_test::RunResult r = run_rawprobe({"--explain", "tracepoint:syscalls:sys_enter_reed"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("tracepoint 'syscalls:sys_enter_reed' not found") != std::string::npos);
+  CHECK(r.err.find("did you mean 'tracepoint:syscalls:sys_enter_read'?") != std::string::npos);
+}
+
+TEST_CASE("-l kprobe: the kernel's functions, or a clear note on a kernel without kprobes") {
+  for (const char* pattern : {"kprobe", "kprobe:*", "kretprobe:vfs_*"}) {
+    CAPTURE(pattern);
+    cli_test::RunResult r = run_rawprobe({"-l", pattern});
+    CAPTURE(r.err);
+    CHECK(r.status == 0);
+    if (kernel_has_kprobes()) {
+      CHECK(r.out.find(std::string(pattern).rfind("kretprobe", 0) == 0 ? "kretprobe:vfs_read\n" : "kprobe:") !=
+            std::string::npos);
+      CHECK(r.err.find("no kprobes") == std::string::npos);
+    } else {
+      CHECK(r.out.empty());
+      CHECK(r.err.find("note: this kernel has no kprobes (built without CONFIG_KPROBES)") != std::string::npos);
+    }
+  }
+  // A listing of everything still lists the rest, with the note only when kprobes were asked for.
+  cli_test::RunResult all = run_rawprobe({"-l", "*sys_enter_read"});
+  CHECK(all.status == 0);
+  CHECK(all.out.find("tracepoint:syscalls:sys_enter_read\n") != std::string::npos);
+}
