@@ -1,7 +1,6 @@
 // Disassembly listing with named targets (see disasm_listing.h).
 #include "elf/disasm_listing.h"
 
-#include <capstone/capstone.h>
 #include <elf.h>
 #include <gelf.h>
 
@@ -10,6 +9,7 @@
 
 #include "elf/boundary.h"
 #include "elf/hex.h"
+#include "elf/plt_stubs.h"
 
 namespace rawprobe::elf {
 namespace {
@@ -18,67 +18,6 @@ const Section* section_holding(const ElfFile& file, uint64_t address) {
   for (const Section& s : file.sections())
     if ((s.flags & SHF_ALLOC) && s.addr <= address && address - s.addr < s.size) return &s;
   return nullptr;
-}
-
-// GOT slot -> imported name, from the dynamic relocations that fill slots (x86_64
-// JUMP_SLOT for lazy calls, GLOB_DAT for the .plt.got stubs of -z now / address-taken imports).
-std::map<uint64_t, std::string> got_slots(const ElfFile& file) {
-  std::map<uint64_t, std::string> slots;
-  for (const Section& rela : file.sections()) {
-    if (rela.type != SHT_RELA || rela.entsize == 0 || rela.link >= file.sections().size()) continue;
-    const Section& symtab = file.sections()[rela.link];
-    if (symtab.entsize == 0 || symtab.link >= file.sections().size()) continue;
-    Elf_Data* relocs = file.data(rela);
-    Elf_Data* syms = file.data(symtab);
-    std::span<const uint8_t> strings = file.bytes(file.sections()[symtab.link]);
-    if (!relocs || !syms) continue;
-    for (size_t i = 0; i < rela.size / rela.entsize; ++i) {
-      GElf_Rela r;
-      GElf_Sym sym;
-      if (!gelf_getrela(relocs, static_cast<int>(i), &r)) break;
-      uint32_t type = GELF_R_TYPE(r.r_info);
-      if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
-      if (!gelf_getsym(syms, static_cast<int>(GELF_R_SYM(r.r_info)), &sym)) continue;
-      if (auto name = cstring_at(strings, sym.st_name); name && !name->empty())
-        slots[r.r_offset] = std::string(*name);
-    }
-  }
-  return slots;
-}
-
-// PLT stub address -> "name@plt" on x86_64: the stub starts at its `jmp *slot(%rip)`, or at
-// the endbr64 just before it (IBT's .plt.sec).
-std::map<uint64_t, std::string> plt_stubs(const ElfFile& file) {
-  std::map<uint64_t, std::string> stubs;
-  if (file.machine() != EM_X86_64) return stubs;
-  std::map<uint64_t, std::string> slots = got_slots(file);
-  if (slots.empty()) return stubs;
-  csh handle;
-  if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK) return stubs;
-  cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
-  cs_insn* insn = cs_malloc(handle);
-  for (const Section& s : file.sections()) {
-    if (s.name != ".plt" && s.name != ".plt.sec" && s.name != ".plt.got") continue;
-    std::span<const uint8_t> code = file.bytes(s);
-    const uint8_t* ptr = code.data();
-    size_t left = code.size();
-    uint64_t address = s.addr, previous = 0;
-    bool previous_endbr = false;
-    while (left > 0 && cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
-      const cs_x86& x86 = insn->detail->x86;
-      if (insn->id == X86_INS_JMP && x86.op_count == 1 && x86.operands[0].type == X86_OP_MEM &&
-          x86.operands[0].mem.base == X86_REG_RIP) {
-        uint64_t slot = insn->address + insn->size + static_cast<uint64_t>(x86.operands[0].mem.disp);
-        if (auto it = slots.find(slot); it != slots.end())
-          stubs[previous_endbr ? previous : insn->address] = it->second + "@plt";
-      }
-      previous_endbr = insn->id == X86_INS_ENDBR64;
-      previous = insn->address;
-    }
-  }
-  cs_free(insn, 1);
-  cs_close(&handle);
-  return stubs;
 }
 
 // Data objects for rip-relative operands: name the object whose bytes hold the address.

@@ -3,8 +3,7 @@
 //     +37    0x118e  call 0x1030 <puts@plt>
 //     +4     0x116d  mov rax, qword ptr [rip + 0x2eec]  # 0x4060 <counter>
 // Branch targets are named by the nearest function symbol at or before them in the same
-// section (objdump's rule), PLT stubs by the import they jump to (x86_64: each stub's
-// `jmp *slot(%rip)` matched with the relocation that fills the slot).
+// section (objdump's rule), PLT stubs by the import they jump to (elf/plt_stubs.h).
 #pragma once
 #include <cstdint>
 #include <string>
