@@ -53,10 +53,17 @@ std::string label_with(const ElfFile& file, const SymbolTable& table,
   auto after = std::upper_bound(fns.begin(), fns.end(), address,
                                 [](uint64_t a, const Symbol& s) { return a < s.address; });
   if (after == fns.begin()) return object_label(file, address);
-  const Symbol& sym = *(after - 1);
+  // Aliases (C++ C1/C2 constructors, weak/strong pairs): a global one, then the first by
+  // name, which is the one objdump prints on the libraries we checked.
+  auto first = after - 1;
+  while (first != fns.begin() && (first - 1)->address == first->address) --first;
+  auto pick = first;
+  for (auto it = first; it != after; ++it)
+    if (it->binding == STB_GLOBAL && pick->binding != STB_GLOBAL) pick = it;
+  const Symbol& sym = *pick;
   if (sym.address < sec->addr) return object_label(file, address);
   uint64_t off = address - sym.address;
-  return "<" + std::string(sym.name) + (off ? "+" + hex(off) : "") + ">";
+  return "<" + sym.versioned_name() + (off ? "+" + hex(off) : "") + ">";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <map>
 
 #include "elf/binary.h"
@@ -103,6 +104,25 @@ TEST_CASE("disassembly listing targets and names equal objdump's on x86_64") {
   CHECK(compare_all("objdump", seed_sample("fun")) > 20);
   CHECK(compare_all("objdump", elf_sample("usdt_args_O2")) > 10);
   CHECK(compare_all("objdump", elf_sample("usdt_args_nopie")) > 10);
+}
+
+TEST_CASE("disassembly listing of libstdc++.so.6 functions: versioned dynsym names as objdump prints them") {
+  std::string lib = system_library("libstdc++.so.6");
+  auto file = ElfFile::open(lib);
+  REQUIRE(file);
+  auto table = SymbolTable::read(*file);
+  REQUIRE(table);
+  size_t compared = 0, plt = 0;
+  for (const char* name : {"_ZNSt6thread4joinEv", "_ZNSt6thread6detachEv", "_ZSt9terminatev",
+                           "_ZNSt13runtime_errorC2EPKc"}) {
+    auto found = std::find_if(table->functions().begin(), table->functions().end(),
+                              [&](const Symbol& s) { return s.name == name; });
+    REQUIRE_MESSAGE(found != table->functions().end(), name);
+    compared += compare("objdump", lib, *found, *table, *file, plt);
+  }
+  MESSAGE(lib << ": " << compared << " targets equal objdump's, " << plt << " named <...@plt>");
+  CHECK(compared > 4);
+  CHECK(plt > 0);
 }
 
 TEST_CASE("disassembly listing targets equal the cross objdump's on aarch64 and arm Thumb/A32") {
