@@ -48,23 +48,29 @@ Result<UprobeSite> place(Binary& binary, const Symbol& sym, uint64_t offset,
                     std::string(sym.binding_name()) + (sym.ifunc() ? " IFUNC" : " FUNC") +
                     ", size " + std::to_string(sym.size) + ") at " + hex(sym.address) +
                     (offset ? " + " + std::to_string(offset) + " = " + hex(address) : ""));
-  // The boundary check first: it also refuses offsets past the function's end.
+  // The boundary verdict comes first among errors: it also refuses offsets past the
+  // function's end, which may lie outside any segment. --explain still shows the placement.
   std::string boundary;
+  Status checked;
   if (options.unsafe) {
     boundary = "instruction-boundary check skipped (--unsafe)";
   } else if (offset == 0) {
     boundary = "offset 0 is the function's first instruction";
   } else {
-    if (Status s = check_instruction_boundary(file, sym, offset, name); !s) return s.error();
-    boundary = name + "+" + std::to_string(offset) + " starts an instruction (checked with " +
-               "Capstone from the function start)";
+    checked = check_instruction_boundary(file, sym, offset, name);
+    boundary = checked ? name + "+" + std::to_string(offset) + " starts an instruction (checked with " +
+                             "Capstone from the function start)"
+                       : "instruction-boundary check failed: " + checked.error().what;
   }
   auto placed = code_offset(file, address, "'" + name + "'");
-  if (!placed) return placed.error();
-  note(explain, "address " + hex(address) + " lies in " + describe(*placed->segment));
-  note(explain, "file offset = " + hex(address) + " - " + hex(placed->segment->vaddr) + " + " +
-                    hex(placed->segment->offset) + " = " + hex(placed->file_offset));
+  if (placed) {
+    note(explain, "address " + hex(address) + " lies in " + describe(*placed->segment));
+    note(explain, "file offset = " + hex(address) + " - " + hex(placed->segment->vaddr) + " + " +
+                      hex(placed->segment->offset) + " = " + hex(placed->file_offset));
+  }
   note(explain, boundary);
+  if (!checked) return checked.error();
+  if (!placed) return placed.error();
   // Asked of the bytes rather than learned from the attach: one refused offset fails a whole
   // uprobe_multi link, so `uprobe:libc:*` could not attach at all.
   uint64_t span = sym.size > offset ? std::min<uint64_t>(15, sym.size - offset) : 1;

@@ -86,6 +86,9 @@ void check_uprobe_explain(const std::string& fun, const std::string& func) {
   // One byte before the third instruction is inside the second: refused, naming both.
   Explained inside = explain("uprobe:" + fun + ":" + func + "+" + std::to_string(off - 1));
   REQUIRE_FALSE(inside.status);
+  // The walk still shows where it would go, then the failed step.
+  CHECK(has(inside.text, "3. file offset = " + hex(insn2 - 1) + " - "));
+  CHECK(has(inside.text, "4. instruction-boundary check failed: " + func + "+" + std::to_string(off - 1) + " is inside"));
   CHECK(has(inside.status.error().message(),
             "valid: +" + std::to_string(previous) + ", +" + std::to_string(off)));
 }
