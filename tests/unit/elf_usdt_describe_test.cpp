@@ -147,6 +147,24 @@ TEST_CASE("decoded USDT arguments of real notes say what the spec means, with pt
     CHECK_MESSAGE(forms.count(form), form);
 }
 
+TEST_CASE("aarch64 and arm forms the samples lack decode in the same style (issue's form list)") {
+  auto a64 = ElfFile::open(elf_sample("usdt_args_aarch64"));
+  auto a32 = ElfFile::open(elf_sample("usdt_args_a32"));
+  REQUIRE(a64);
+  REQUIRE(a32);
+  const arch::Table& t64 = *arch::by_machine(EM_AARCH64, ELFCLASS64);
+  const arch::Table& t32 = *arch::by_machine(EM_ARM, ELFCLASS32);
+  CHECK(describe_usdt_args(*a64, "8@[x0, x1]")[0] ==
+        "arg0: 8@[x0, x1]  unsigned 64-bit, memory at " + reg(t64, "x0") + " + " + reg(t64, "x1"));
+  CHECK(describe_usdt_args(*a64, "-4@w3")[0] == "arg0: -4@w3  signed 32-bit, register " + reg(t64, "w3"));
+  CHECK(describe_usdt_args(*a64, "8@sp")[0] == "arg0: 8@sp  unsigned 64-bit, register " + reg(t64, "sp"));
+  CHECK(describe_usdt_args(*a64, "-8@[sp, -16]")[0] ==
+        "arg0: -8@[sp, -16]  signed 64-bit, memory at " + reg(t64, "sp") + " - 16");
+  CHECK(describe_usdt_args(*a32, "-4@[fp, #-8]")[0] ==
+        "arg0: -4@[fp, #-8]  signed 32-bit, memory at " + reg(t32, "fp") + " - 8");
+  CHECK(describe_usdt_args(*a32, "4@lr")[0] == "arg0: 4@lr  unsigned 32-bit, register " + reg(t32, "lr"));
+}
+
 // Kept last: <asm/ptrace.h> defines macros (RAX, RIP, ...) that would clash with names above.
 #if defined(__x86_64__)
 #include <asm/ptrace.h>
