@@ -14,6 +14,7 @@
 //       sorted     the lines may come in another order (two processes writing, thread order)
 //       status=N   every command of the block exits with N (default 0)
 //       vm         needs kprobes or a hardware PMU: run in the VM guest, not on this host
+//       host       with vm: run on this host as well
 //       skip       not run (say why in the text around it)
 // Nothing else is masked: an output that changes for any other reason fails the test.
 #pragma once

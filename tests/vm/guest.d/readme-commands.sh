@@ -79,7 +79,7 @@ perf_event_open({type=PERF_TYPE_TRACEPOINT, size=64, config=1338 /* tracepoint i
 write("/sys/kernel/tracing/kprobe_events", "-:kprobes/rawprobe_217_0\n") = 25
 ```
 
-<!-- readme-test: vm status=1 -->
+<!-- readme-test: vm host status=1 -->
 ```
 # rawprobe -c '/tmp/open_read 3' -e 'hardware:instructions:100000 /comm == "open_read"/ { @insns = count(); }'
 Attaching 1 probe...
@@ -87,7 +87,7 @@ rawprobe: this machine has no hardware PMU: the kernel has no hardware counters 
 hint: hardware:* probes need a CPU performance-monitoring unit the kernel can use (a VM often has none unless the hypervisor passes it through); sample time with profile:hz:99 or software:cpu-clock instead
 ```
 
-<!-- readme-test: vm numbers:pid numbers:@faults -->
+<!-- readme-test: vm host numbers:pid numbers:@faults -->
 ```
 # rawprobe -c '/tmp/open_read 3' -e 'software:page-faults:1 /comm == "open_read"/ { @faults = count(); }'
 Attaching 1 probe...
