@@ -1,4 +1,4 @@
-/* Which build options hide a function from uprobes (README, "Which builds hide a function").
+/* Which build options hide a function from uprobes (README, "The seed's open questions").
  * Built as a shared library, once per option, by the README's own commands:
  *   gcc -O0 -shared -fPIC samples/visibility.c -o /tmp/libvis.so          every function listed
  *   strip -o /tmp/libvis-stripped.so /tmp/libvis.so                       .symtab gone

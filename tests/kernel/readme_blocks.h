@@ -4,7 +4,8 @@
 //   - A fenced block whose first line starts with "# " is an example: each "# CMD" line is a
 //     shell command (run from the source tree, with the build's rawprobe and bpfasm first on
 //     PATH, stderr merged into stdout) and the lines under it, up to the next "# " line or the
-//     fence, are its output. Trailing blank lines of both are ignored.
+//     fence, are its output. Trailing blank lines of both are ignored. Commands run in the
+//     README's order, so one may use a file an earlier one built (/tmp/libvis*.so).
 //   - An output line "..." stands for any number of lines (zero included).
 //   - `<!-- readme-test: OPTIONS -->` on the line just before the fence sets, space separated:
 //       numbers    every decimal number and 0x number may differ (pids, tids, times, fds,
