@@ -3,10 +3,10 @@
 # The blocks below between the READMEBLOCKS markers are a copy of README.md's blocks marked
 # `<!-- readme-test: vm ... -->`; tests/kernel/readme_commands_test.cpp fails when the copy and
 # README.md differ, so a README edit must be copied here. The matching rules are that test's
-# (documented there): options `numbers` (every decimal and 0x number may differ; `numbers:P`
-# only on lines starting with P), `sorted`
-# (line order may differ), `status=N` (exit status, default 0); an output line `...` stands
-# for any number of lines; trailing blank lines are ignored.
+# (tests/kernel/readme_blocks.h): options `numbers` (every decimal and 0x number may differ;
+# `numbers:P` only on lines starting with P), `sorted` (line order may differ), `status=N`
+# (exit status, default 0); an output line `...` stands for any number of lines; trailing
+# blank lines are ignored. The samples go to the seed's /tmp paths, as on the host.
 # One result per command: readme-commands/<block>.<command> PASS|FAIL; each command's real
 # output is printed on the console, between "--- readme output" lines, to copy from.
 for s in fun hello read_rand open_read; do
