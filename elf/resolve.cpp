@@ -12,6 +12,7 @@
 #include "elf/symbol_match.h"
 #include "elf/uprobe_refusal.h"
 #include "elf/usdt_describe.h"
+#include "elf/usdt_symbol.h"
 
 namespace rawprobe::elf {
 
@@ -223,10 +224,11 @@ Result<std::vector<UsdtSite>> resolve_usdt(Binary& binary, std::string_view prov
     for (const UsdtArg& a : *args) {
       uint64_t addr = 0;
       if (!a.symbol.empty()) {
-        auto found = symbol_address(file, a.symbol);
+        auto found = usdt_symbol_value(file, a);
         if (!found)
           return file.error("USDT " + label + " argument '" + a.text + "' names symbol '" +
-                            a.symbol + "', which the file's symbol tables do not define");
+                            a.symbol + "', which the file's symbol tables do not define" +
+                            (a.got_relative ? " (or the file has no GOT for its @GOTOFF)" : ""));
         addr = *found;
       }
       site.arg_symbol_addresses.push_back(addr);

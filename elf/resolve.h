@@ -50,8 +50,9 @@ struct UsdtSite {
   size_t location = 0;       // which location of the probe (0-based)
   size_t note_index = 0;
   std::vector<UsdtArg> args; // parsed for the binary's architecture
-  // Link-time addresses of the symbols SymbolRelative arguments name, in args order
-  // (0 for other kinds).
+  // Link-time addresses of the symbols the arguments name, in args order (0 for none); for a
+  // GOT-relative one (i386 "counter@GOTOFF(%ebx)") the symbol's distance from the GOT
+  // (elf/usdt_symbol.h).
   std::vector<uint64_t> arg_symbol_addresses;
 };
 

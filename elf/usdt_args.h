@@ -8,6 +8,8 @@
 //   Constant        value = constant
 //   Register        value = reg
 //   Memory          value = *(reg + offset [+ bias + symbol])
+//                   or, GOT-relative, *(reg + offset + symbol - GOT): i386 PIC code's
+//                   "counter@GOTOFF(%ebx)", whose register holds the run-time GOT
 //   Indexed         value = *([reg] + index * scale + offset [+ bias + symbol])
 //   SymbolRelative  value = *(bias + symbol + offset), e.g. x86 "sym+8(%rip)"; bias is the
 //                   load bias: the probe's runtime ip minus its link-time address
@@ -46,8 +48,15 @@ struct UsdtArg {
   UsdtReg index;           // Indexed
   uint8_t scale = 1;       // Indexed: 1, 2, 4, 8
   std::string symbol;      // link-time symbol to add (SymbolRelative, or a symbolic offset)
+  bool got_relative = false;  // symbol written "sym@GOTOFF": add its distance from the GOT
+                              // (_GLOBAL_OFFSET_TABLE_), not bias + its address
   std::string vector_reg;  // VectorRegister: the name
 
+  // The address moves with the load bias (the probe's run-time ip minus its link-time
+  // address): a rip-relative or absolute symbol, not a GOT-relative one.
+  bool load_biased() const {
+    return kind == UsdtArgKind::SymbolRelative || (!symbol.empty() && !got_relative);
+  }
   // Why attaching cannot read this argument, or empty when it can.
   std::string unsupported_reason() const;
   // "signed 32-bit, memory at rbp (pt_regs+32) - 20": the meaning -lv and --explain print

@@ -3,6 +3,7 @@
 
 #include "elf/binary.h"
 #include "elf/hex.h"
+#include "elf/usdt_symbol.h"
 
 namespace rawprobe::elf {
 namespace {
@@ -26,7 +27,15 @@ std::string displacement(int64_t offset) {
 
 // "counter (link-time 0x4018 + load bias)": a symbol's run-time address is its link-time one
 // moved by the load bias (the probe's run-time ip minus its link-time address).
+// "counter@GOTOFF (GOT + 0xac)": i386 PIC's globals, at a link-time distance from the GOT
+// whose run-time address the base register holds (no load bias to add).
 std::string symbol_text(const UsdtArg& arg, uint64_t symbol_address) {
+  if (arg.got_relative) {
+    if (!symbol_address) return arg.symbol + "@GOTOFF (not defined in the file's symbol tables)";
+    auto distance = static_cast<int64_t>(symbol_address);
+    return arg.symbol + "@GOTOFF (GOT " + (distance < 0 ? "- " : "+ ") +
+           hex(distance < 0 ? 0 - symbol_address : symbol_address) + ")";
+  }
   return arg.symbol + (symbol_address ? " (link-time " + hex(symbol_address) + " + load bias)"
                                       : " (not defined in the file's symbol tables)");
 }
@@ -42,6 +51,7 @@ std::string UsdtArg::describe(uint64_t symbol_address) const {
     case UsdtArgKind::Register: return type + "register " + reg_text(base);
     // -4@-20(%rbp): "signed 32-bit, memory at rbp (pt_regs+32) - 20"
     // 8@sym+8(%rbx): "... memory at rbx (pt_regs+40) + sym (link-time 0x4010 + load bias) + 8"
+    // -4@counter@GOTOFF(%eax): "... memory at eax (pt_regs+24) + counter@GOTOFF (GOT + 0xac)"
     case UsdtArgKind::Memory:
       return type + "memory at " + reg_text(base) +
              (symbol.empty() ? "" : " + " + symbol_text(*this, symbol_address)) + displacement(offset);
@@ -75,7 +85,7 @@ std::vector<std::string> describe_usdt_args(const ElfFile& file, std::string_vie
   std::vector<std::string> lines;
   for (size_t i = 0; i < args->size(); ++i) {
     const UsdtArg& arg = (*args)[i];
-    uint64_t address = arg.symbol.empty() ? 0 : symbol_address(file, arg.symbol).value_or(0);
+    uint64_t address = arg.symbol.empty() ? 0 : usdt_symbol_value(file, arg).value_or(0);
     lines.push_back(describe_usdt_arg(i, arg, address));
   }
   return lines;

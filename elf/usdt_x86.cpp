@@ -21,7 +21,8 @@ std::string x86_reg(std::string_view text, const arch::Table& table, UsdtReg& re
   return resolve_reg(text.substr(1), table, reg);
 }
 
-// A displacement: "", "-20", "0x10", "counter", "counter+8", "counter-8".
+// A displacement: "", "-20", "0x10", "counter", "counter+8", "counter-8", and i386 PIC's
+// "counter@GOTOFF" (the symbol's distance from the GOT, gcc -fPIE -m32's globals).
 std::string displacement(std::string_view text, UsdtArg& arg) {
   text = trim(text);
   if (text.empty()) return {};
@@ -35,6 +36,15 @@ std::string displacement(std::string_view text, UsdtArg& arg) {
     if (!isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '$' && c != '@')
       return "bad displacement '" + std::string(text) + "'";
   if (isdigit(static_cast<unsigned char>(sym[0]))) return "bad displacement '" + std::string(text) + "'";
+  if (size_t at = sym.find('@'); at != std::string_view::npos) {
+    // Other relocation operators (@GOT, @GOTPCREL, @NTPOFF, ...) name a GOT slot or a TLS
+    // offset, not the variable's address: reading through them would give the wrong value.
+    if (sym.substr(at) != "@GOTOFF")
+      return "relocation '" + std::string(sym.substr(at)) + "' in '" + std::string(text) +
+             "' is not supported (only sym@GOTOFF)";
+    arg.got_relative = true;
+    sym = sym.substr(0, at);
+  }
   arg.symbol = std::string(sym);
   if (split != std::string_view::npos) {
     auto n = parse_int(text.substr(split));
@@ -69,10 +79,13 @@ std::string parse_x86(Operand op, const arch::Table& table, UsdtArg& arg) {
   if (open == std::string_view::npos) {
     // No parentheses: an absolute address, "4@counter" or "4@counter+4" in non-PIC i386 code.
     arg.kind = UsdtArgKind::SymbolRelative;
-    return displacement(op, arg);
+    if (std::string why = displacement(op, arg); !why.empty()) return why;
+    if (arg.got_relative) return "'" + std::string(op) + "' has no register holding the GOT";
+    return {};
   }
   if (op.back() != ')') return "expected ')' at the end of '" + std::string(op) + "'";
   if (std::string why = displacement(op.substr(0, open), arg); !why.empty()) return why;
+  // sym@GOTOFF(%ebx): memory at the GOT (which %ebx holds) + the symbol's distance from it.
   std::string_view inner = op.substr(open + 1, op.size() - open - 2);
   std::string_view parts[3];
   size_t count = 0;
@@ -87,6 +100,7 @@ std::string parse_x86(Operand op, const arch::Table& table, UsdtArg& arg) {
   // sym(%rip), sym+8(%rip): the symbol's link-time address plus the load bias.
   if (base == "%rip" || base == "%eip") {
     if (count > 1) return "rip-relative operand cannot have an index: '" + std::string(op) + "'";
+    if (arg.got_relative) return "@GOTOFF is not rip-relative: '" + std::string(op) + "'";
     if (arg.symbol.empty())
       return "rip-relative operand '" + std::string(op) +
              "' has no symbol; its value depends on the next instruction's address";

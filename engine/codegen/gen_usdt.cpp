@@ -5,6 +5,7 @@
 //                   1@%ah             r = (u8)(ctx->ax >> 8)
 //   Memory          8@-24(%rbp)       probe_read_user(buf, 8, ctx->bp - 24)
 //   Indexed         4@8(%rdx,%rax,4)  probe_read_user(buf, 4, ctx->dx + ctx->ax * 4 + 8)
+//                   -4@c@GOTOFF(%ebx) probe_read_user(buf, 4, ctx->bx + (&c - GOT)), i386 PIC
 //   SymbolRelative  8@counter(%rip)   probe_read_user(buf, 8, bias + &counter), where the
 //                                     load bias is ctx->ip (the probed address at the hit)
 //                                     minus the note's link-time address
@@ -27,7 +28,7 @@ namespace {
 std::string spec_key(const probes::AttachPoint& p, uint32_t index) {
   if (index >= p.usdt_args.size()) return "missing";
   const probes::UsdtArgument& a = p.usdt_args[index];
-  bool biased = a.spec.kind == UsdtArgKind::SymbolRelative || !a.spec.symbol.empty();
+  bool biased = a.spec.load_biased();
   return a.spec.text + "|" + std::to_string(a.symbol_address) + "|" + (biased ? std::to_string(p.address) : "") +
          "|" + (p.arch ? std::string(p.arch->name) : "");
 }
@@ -144,7 +145,9 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
     b_.alu(bpf::Op::Add, bpf::R3, bpf::R4);
   }
   add_const(bpf::R3, spec.offset);
-  if (spec.kind == UsdtArgKind::SymbolRelative || !spec.symbol.empty()) {
+  // i386 counter@GOTOFF(%ebx): the register holds the run-time GOT; add the distance only.
+  if (spec.got_relative) add_const(bpf::R3, static_cast<int64_t>(arg.symbol_address));
+  if (spec.load_biased()) {
     auto ip = arch::find_slot(table, table.ip_reg);
     if (!ip) {
       fail(span, "the " + std::string(table.name) + " table has no instruction pointer");

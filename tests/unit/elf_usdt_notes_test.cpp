@@ -2,7 +2,7 @@
 // and argument string of our samples (x86_64 -O0/-O2/no-pie, aarch64, arm Thumb and A32) and
 // of system binaries (libstdc++.so.6, python3.11 with semaphores). Also: semaphore file
 // offsets against the .probes section, the .stapsdt.base correction, and malformed notes.
-#include "tests/unit/elf_test_support.h"
+#include "tests/unit/elf_readelf_notes.h"
 
 #include <elf.h>
 
@@ -17,36 +17,6 @@ using namespace rawprobe::elf;
 using namespace rawprobe::elf::test;
 
 namespace {
-
-struct OracleNote {
-  std::string provider, name, args;
-  uint64_t location = 0, base = 0, semaphore = 0;
-};
-
-std::vector<OracleNote> readelf_notes(const std::string& path) {
-  std::vector<OracleNote> notes;
-  bool in_stapsdt = false;
-  std::regex loc(R"(Location: (0x[0-9a-f]+), Base: (0x[0-9a-f]+), Semaphore: (0x[0-9a-f]+))");
-  for (const std::string& line : lines(run("readelf -nW '" + path + "'"))) {
-    if (line.rfind("Displaying notes found in:", 0) == 0)
-      in_stapsdt = line.find(".note.stapsdt") != std::string::npos;
-    if (!in_stapsdt) continue;
-    std::smatch m;
-    auto field = [&](const char* key) -> const char* {
-      const char* at = strstr(line.c_str(), key);
-      return at ? at + strlen(key) : nullptr;
-    };
-    if (const char* v = field("Provider: ")) notes.push_back({v, "", "", 0, 0, 0});
-    else if (const char* n = field("Name: ")) notes.back().name = n;
-    else if (const char* a = field("Arguments: ")) notes.back().args = a;
-    else if (std::regex_search(line, m, loc)) {
-      notes.back().location = std::stoull(m[1], nullptr, 16);
-      notes.back().base = std::stoull(m[2], nullptr, 16);
-      notes.back().semaphore = std::stoull(m[3], nullptr, 16);
-    }
-  }
-  return notes;
-}
 
 std::vector<std::string> note_files() {
   return {seed_sample("hello_usdt"),        elf_sample("usdt_args_O0"),
@@ -86,14 +56,8 @@ TEST_CASE("USDT notes match readelf -n for samples of three architectures and sy
     for (size_t i = 0; i < oracle.size(); ++i) {
       const UsdtNote& n = (*notes)[i];
       CAPTURE(n.provider + ":" + n.name);
-      CHECK(n.provider == oracle[i].provider);
-      CHECK(n.name == oracle[i].name);
-      CHECK(n.pc == oracle[i].location);
-      CHECK(n.base == oracle[i].base);
-      CHECK(n.semaphore == oracle[i].semaphore);
-      CHECK(n.args == oracle[i].args);
-      // Unmoved files: the correction is zero, and every probe sits on code.
-      CHECK(n.address == n.pc);
+      check_note_matches(n, oracle[i]);
+      // Every probe sits on code.
       CHECK(code_offset(*file, n.address, "probe"));
       // Every argument string parses for the file's own architecture.
       auto args = parse_usdt_args(n.args, file->machine(), file->elf_class());
