@@ -25,6 +25,12 @@ $(USDT_CROSS_SAMPLES): samples/usdt_args.c $(ELF_SDT_INCLUDE)/sys/sdt.h
 	$(USDT_CROSS_TRIPLET_$(call usdt_cross_arch,$@))-gcc -$(call usdt_cross_level,$@) \
 	  -I$(ELF_SDT_INCLUDE) $< -o $@
 
-usdt-cross-samples: $(USDT_CROSS_SAMPLES)
+# The i386 sample as a static PIE, which this x86_64 host runs (IA32 emulation; no i386
+# ld.so is installed) with its globals still GOT-relative: tests/kernel/usdt_i386_test.cpp
+# traces it and reads counter@GOTOFF(%eax).
+$(ELF_SAMPLES_DIR)/usdt_args_i386_static_pie: samples/usdt_args.c $(ELF_SDT_INCLUDE)/sys/sdt.h
+	$(USDT_CROSS_TRIPLET_i386)-gcc -O2 -static-pie -I$(ELF_SDT_INCLUDE) $< -o $@
+
+usdt-cross-samples: $(USDT_CROSS_SAMPLES) $(ELF_SAMPLES_DIR)/usdt_args_i386_static_pie
 elf-samples: usdt-cross-samples
 .PHONY: usdt-cross-samples
