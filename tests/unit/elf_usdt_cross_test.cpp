@@ -1,5 +1,6 @@
-// USDT notes that Debian's cross gcc wrote for riscv64, s390x (big-endian), ppc64le, mips64el
-// and i386, at -O0 and -O2 (mk/usdt_cross.mk builds samples/usdt_args.c), parsed on this host:
+// USDT notes that Debian's cross gcc (-O0, -O2, and ppc -mregnames, i386 -no-pie and
+// -static-pie) and clang -O2 wrote for riscv64, s390x (big-endian), ppc64le, mips64el and i386
+// (mk/usdt_cross.mk builds samples/usdt_args.c), parsed on this host:
 //   1. every note equals what `readelf -n` prints (provider, name, location, base, semaphore,
 //      argument string), and its address and semaphore lie in the file's segments;
 //   2. every argument's structured form, written back as an assembler operand, encodes like
@@ -34,21 +35,26 @@ struct CrossArch {
   // Instructions with the operand as "{}": a load (memory forms), a register move, and an
   // immediate move. Each only needs to encode its operand's every field.
   std::string memory, reg, constant;
+  std::vector<std::string> variants;  // usdt_args_<name>_<variant>, see mk/usdt_cross.mk
 };
 
 const std::vector<CrossArch>& cross_arches() {
   static const std::vector<CrossArch> arches = {
-      {"riscv64", EM_RISCV, "riscv64", "ld a0, {}", "mv a0, {}", "li a0, {}"},
-      {"s390x", EM_S390, "s390x", "lg %r0, {}", "lgr %r0, {}", "lghi %r0, {}"},
-      {"ppc64le", EM_PPC64, "powerpc64le", "ld 3, {}", "mr 3, {}", "li 3, {}"},
-      {"mips64el", EM_MIPS, "mips64el", "ld $2, {}", "move $2, {}", "li $2, {}"},
-      {"i386", EM_386, "i386", "lea {}, %eax", "inc {}", "mov {}, %eax"},
+      {"riscv64", EM_RISCV, "riscv64", "ld a0, {}", "mv a0, {}", "li a0, {}", {"O0", "O2"}},
+      {"s390x", EM_S390, "s390x", "lg %r0, {}", "lgr %r0, {}", "lghi %r0, {}", {"O0", "O2", "clang"}},
+      {"ppc64le", EM_PPC64, "powerpc64le", "ld 3, {}", "mr 3, {}", "li 3, {}",
+       {"O0", "O2", "clang", "regnames"}},
+      {"mips64el", EM_MIPS, "mips64el", "ld $2, {}", "move $2, {}", "li $2, {}", {"O0", "O2", "clang"}},
+      {"i386", EM_386, "i386", "lea {}, %eax", "inc {}", "mov {}, %eax",
+       {"O0", "O2", "clang", "nopie", "static_pie"}},
   };
   return arches;
 }
 
 std::vector<std::string> cross_samples(const CrossArch& a) {
-  return {elf_sample("usdt_args_" + a.name + "_O0"), elf_sample("usdt_args_" + a.name + "_O2")};
+  std::vector<std::string> paths;
+  for (const std::string& v : a.variants) paths.push_back(elf_sample("usdt_args_" + a.name + "_" + v));
+  return paths;
 }
 
 std::string fill(const std::string& pattern, const std::string& operand) {
@@ -107,6 +113,8 @@ std::string render(const UsdtArg& a, uint16_t machine) {
         return x86_displacement(a) + "(" + (a.base.present() ? asm_reg(a.base, machine) : "") + "," +
                asm_reg(a.index, machine) + "," + std::to_string(a.scale) + ")";
       return {};
+    // i386 non-PIE globals: an absolute address, "-4@counter".
+    case UsdtArgKind::SymbolRelative: return machine == EM_386 ? x86_displacement(a) : std::string();
     default: return {};
   }
 }
@@ -225,13 +233,14 @@ TEST_CASE("cross-compiled USDT operands decode to the registers and offsets llvm
       }
       MESSAGE(path << ": " << texts.size() << " operands compared with llvm-mc");
     }
-    // What gcc emitted for samples/usdt_args.c (readelf -n of the samples): constants,
-    // registers and base+offset memory everywhere; s390x's D(X,B) and i386's (base,index,4)
-    // for table[idx & 15].
+    // What the compilers emitted for samples/usdt_args.c (readelf -n of the samples):
+    // constants, registers and base+offset memory everywhere; s390x's D(X,B) and i386's
+    // (base,index,4) for table[idx & 15]; i386 -no-pie's absolute globals.
     CHECK(kinds.count(UsdtArgKind::Constant));
     CHECK(kinds.count(UsdtArgKind::Register));
     CHECK(kinds.count(UsdtArgKind::Memory));
     if (arch.machine == EM_S390 || arch.machine == EM_386) CHECK(kinds.count(UsdtArgKind::Indexed));
+    if (arch.machine == EM_386) CHECK(kinds.count(UsdtArgKind::SymbolRelative));
   }
 }
 
