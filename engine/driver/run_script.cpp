@@ -15,6 +15,8 @@
 #include "engine/lang/frontend.h"
 #include "engine/probes/begin_end.h"
 #include "engine/probes/tracepoint.h"
+#include "engine/probes/uprobe_attach.h"
+#include "engine/probes/usdt_semaphore.h"
 #include "engine/runtime/cpus.h"
 #include "engine/runtime/dispatcher.h"
 #include "engine/runtime/event_loop.h"
@@ -85,6 +87,14 @@ size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points)
   size_t n = 0;
   for (const auto& block : points) n += block.size();
   return n;
+}
+
+bool any_point(const std::vector<std::vector<probes::AttachPoint>>& points,
+               bool (*test)(const probes::AttachPoint&)) {
+  for (const auto& block : points)
+    for (const probes::AttachPoint& p : block)
+      if (test(p)) return true;
+  return false;
 }
 
 Result<sys::Fd> open_output(const Options& options) {
@@ -188,6 +198,18 @@ int run_script(Options& options) {
 
   if (!options.quiet) out.attached_probes(count_points(*points));
   if (Status s = out.flush(); !s) return fail(s.error());
+  // Semaphores written in the command's memory need its binary mapped: run it to the exec
+  // that maps every one of them, and hold it there.
+  if (tracee && tracee->is_child() && any_point(*points, probes::semaphore_in_process_memory)) {
+    auto maps_every_semaphore = [&](pid_t pid) {
+      for (const auto& block : *points)
+        for (const probes::AttachPoint& p : block)
+          if (probes::semaphore_in_process_memory(p) && !probes::maps_file_offset(pid, p.path, p.ref_ctr_offset))
+            return false;
+      return true;
+    };
+    if (Status s = tracee->run_to_exec(maps_every_semaphore); !s) return fail(s.error());
+  }
   probes::AttachOptions attach_options{options.attach_mode, ctx.pid};
   Result<std::vector<BlockAttachment>> attached = attach_all(*loaded, *points, attach_options);
   if (!attached) return fail(attached.error());

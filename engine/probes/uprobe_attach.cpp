@@ -62,6 +62,10 @@ bool uses_uprobe_multi(std::span<const AttachPoint> points, const AttachOptions&
   return sys::has(sys::Feature::uprobe_multi);
 }
 
+bool semaphore_in_process_memory(const AttachPoint& point) {
+  return uprobe_family(point.kind) && point.ref_ctr_offset && !sys::has(sys::Feature::uprobe_ref_ctr);
+}
+
 Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> points,
                                                    std::span<const int> prog_fds,
                                                    const AttachOptions& options) {

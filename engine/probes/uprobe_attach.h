@@ -17,6 +17,12 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
                                                    std::span<const int> prog_fds,
                                                    const AttachOptions& options);
 
+// True when `point` has a USDT semaphore and this kernel cannot count it (no ref_ctr_offset):
+// it will be written in the traced process's memory, so that process must have mapped the
+// binary before the attach (with -c: the command stopped at exec). The uprobe_multi link,
+// where it is used, counts it anyway; this answers for the worst case.
+bool semaphore_in_process_memory(const AttachPoint& point);
+
 // The arch table a process built for `file` is traced with on this kernel; an error naming
 // the binary when this kernel cannot run it.
 Result<const arch::Table*> process_arch(uint16_t e_machine, uint8_t elf_class,

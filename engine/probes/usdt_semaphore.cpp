@@ -43,7 +43,9 @@ Result<uint64_t> runtime_address(pid_t pid, const std::string& path, uint64_t fi
   }
   return make_error("process " + std::to_string(pid) + " does not map the semaphore at file offset " +
                         elf::hex(file_offset),
-                    path, "the USDT probe's binary must be loaded by that process (-p PID / -c CMD)");
+                    path,
+                    "the process must have mapped that binary; a library a -c command loads "
+                    "after exec is not there yet: start the command, then trace it with -p PID");
 }
 
 class HeldSemaphore final : public AttachmentSet::Part {
@@ -69,6 +71,10 @@ class HeldSemaphore final : public AttachmentSet::Part {
 };
 
 }  // namespace
+
+bool maps_file_offset(pid_t pid, const std::string& path, uint64_t file_offset) {
+  return runtime_address(pid, path, file_offset).ok();
+}
 
 Result<std::unique_ptr<AttachmentSet::Part>> hold_semaphore(pid_t pid, const std::string& path,
                                                             uint64_t file_offset) {

@@ -13,6 +13,10 @@
 
 namespace rawprobe::probes {
 
+// Does process `pid` map the page of `path` that holds `file_offset` yet? (-c waits for this
+// at each exec of the command, so a wrapper script that execs the real program works.)
+bool maps_file_offset(pid_t pid, const std::string& path, uint64_t file_offset);
+
 // `path` is the binary as the process maps it; `file_offset` the semaphore's file offset.
 Result<std::unique_ptr<AttachmentSet::Part>> hold_semaphore(pid_t pid, const std::string& path,
                                                             uint64_t file_offset);

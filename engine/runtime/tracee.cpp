@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,10 @@
 
 namespace rawprobe::runtime {
 namespace {
+
+// The byte that releases a held child: exec plainly, or exec traced and stop there.
+constexpr char kExecPlain = 1;
+constexpr char kExecStopped = 2;
 
 int open_pidfd(pid_t pid) {
 #ifdef SYS_pidfd_open
@@ -109,6 +114,11 @@ Result<Tracee> Tracee::spawn(const std::string& command) {
     ssize_t n;
     do n = read(go[0], &byte, 1); while (n < 0 && errno == EINTR);
     if (n != 1) _exit(127);  // rawprobe gave up before attaching: never run the command
+    if (byte == kExecStopped && ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) {
+      int e = errno;
+      (void)!write(err[1], &e, sizeof e);
+      _exit(127);
+    }
     execvp(argv[0], argv.data());
     int e = errno;
     (void)!write(err[1], &e, sizeof e);
@@ -143,18 +153,67 @@ Tracee::Tracee(Tracee&& other) noexcept
   other.child_ = false;
 }
 
-Status Tracee::release() {
-  if (!child_ || !go_.valid()) return {};
-  char byte = 1;
-  if (write(go_.get(), &byte, 1) != 1) return syscall_error("release the command", "write", errno);
+Status Tracee::let_exec(char how) {
+  if (write(go_.get(), &how, 1) != 1) return syscall_error("release the command", "write", errno);
   go_.reset();
   int e = 0;
   ssize_t n;
   do n = read(exec_err_.get(), &e, sizeof e); while (n < 0 && errno == EINTR);
   exec_err_.reset();
   if (n == ssize_t(sizeof e))
-    return syscall_error("run the command", "execvp", e, std::to_string(pid_));
+    return syscall_error("run the command", how == kExecStopped ? "ptrace/execvp" : "execvp", e,
+                         std::to_string(pid_));
   return {};
+}
+
+Status Tracee::run_to_exec(const std::function<bool(pid_t)>& ready) {
+  if (!child_ || !go_.valid()) return {};
+  if (Status s = let_exec(kExecStopped); !s) return s;
+  // A traced child stops with SIGTRAP once exec has replaced its image; later execs stop
+  // with PTRACE_EVENT_EXEC. Any other stop is a signal for the command, passed on.
+  bool options_set = false;
+  for (;;) {
+    int status = 0;
+    pid_t r;
+    do r = waitpid(pid_, &status, 0); while (r < 0 && errno == EINTR);
+    if (r != pid_)
+      return syscall_error("wait for the command to exec", "waitpid", errno, std::to_string(pid_));
+    if (!WIFSTOPPED(status)) {
+      reaped_ = true;
+      status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      return make_error("the command exited before it mapped the binary whose USDT semaphore "
+                        "rawprobe must set",
+                        std::to_string(pid_),
+                        "check the probe's path against what the command runs; or start it, "
+                        "then trace it with -p PID");
+    }
+    bool exec_stop = (!options_set && WSTOPSIG(status) == SIGTRAP) ||
+                     (status >> 8) == (SIGTRAP | (PTRACE_EVENT_EXEC << 8));
+    int pass_on = exec_stop ? 0 : WSTOPSIG(status);
+    if (!options_set) {
+      // Killed with rawprobe if rawprobe dies while the command is stopped.
+      ptrace(PTRACE_SETOPTIONS, pid_, nullptr, PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL);
+      options_set = true;
+    }
+    if (exec_stop && ready(pid_)) break;
+    if (ptrace(PTRACE_CONT, pid_, nullptr, reinterpret_cast<void*>(long(pass_on))) != 0)
+      return syscall_error("let the command run to its next exec", "ptrace(PTRACE_CONT)", errno,
+                           std::to_string(pid_));
+  }
+  stopped_at_exec_ = true;
+  return {};
+}
+
+Status Tracee::release() {
+  if (stopped_at_exec_) {
+    stopped_at_exec_ = false;
+    if (ptrace(PTRACE_DETACH, pid_, nullptr, nullptr) != 0)
+      return syscall_error("let the command run on from exec", "ptrace(PTRACE_DETACH)", errno,
+                           std::to_string(pid_));
+    return {};
+  }
+  if (!child_ || !go_.valid()) return {};
+  return let_exec(kExecPlain);
 }
 
 bool Tracee::exited() {
@@ -181,6 +240,14 @@ bool Tracee::exited() {
 Tracee::~Tracee() {
   if (!child_ || pid_ <= 0) return;
   go_.reset();  // a child still waiting reads EOF and exits without running the command
+  if (stopped_at_exec_) {
+    // Stopped at exec, nothing of the command has run: it ends there, and is reaped.
+    kill(pid_, SIGKILL);
+    int status;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    return;
+  }
   if (reaped_ || exited()) return;
   // SIGTERM first (a command may clean up); one that ignores it is killed after a second.
   kill(pid_, SIGTERM);

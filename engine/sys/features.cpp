@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
+#include <string>
+#include <vector>
 #include <sys/utsname.h>
 
 #include "engine/sys/feature_probes.h"
@@ -13,20 +17,20 @@ namespace rawprobe::sys {
 namespace {
 
 constexpr FeatureInfo kFeatures[] = {
-    {Feature::tracefs, "tracefs", "4.1"},
-    {Feature::uprobe_pmu, "uprobe PMU", "4.17"},
-    {Feature::kprobe_pmu, "kprobe PMU", "4.17"},
-    {Feature::uprobe_ref_ctr, "uprobe ref_ctr_offset (USDT semaphores)", "4.20"},
-    {Feature::ringbuf, "ring buffer map", "5.8"},
-    {Feature::perf_link, "bpf_link for perf events", "5.15"},
-    {Feature::uprobe_multi, "uprobe_multi link", "6.6"},
-    {Feature::kprobe_multi, "kprobe_multi link", "5.18"},
-    {Feature::probe_read_user, "bpf_probe_read_user", "5.5"},
-    {Feature::probe_read_kernel, "bpf_probe_read_kernel", "5.5"},
-    {Feature::bounded_loops, "bounded loops", "5.3"},
-    {Feature::isa_v2, "ISA v2 (JLT/JLE/JSLT/JSLE)", "4.14"},
-    {Feature::isa_v3, "ISA v3 (JMP32)", "5.1"},
-    {Feature::isa_v4, "ISA v4 (sign extension, sdiv, bswap, gotol)", "6.6"},
+    {Feature::tracefs, "tracefs", "tracefs", "4.1"},
+    {Feature::uprobe_pmu, "uprobe_pmu", "uprobe PMU", "4.17"},
+    {Feature::kprobe_pmu, "kprobe_pmu", "kprobe PMU", "4.17"},
+    {Feature::uprobe_ref_ctr, "uprobe_ref_ctr", "uprobe ref_ctr_offset (USDT semaphores)", "4.20"},
+    {Feature::ringbuf, "ringbuf", "ring buffer map", "5.8"},
+    {Feature::perf_link, "perf_link", "bpf_link for perf events", "5.15"},
+    {Feature::uprobe_multi, "uprobe_multi", "uprobe_multi link", "6.6"},
+    {Feature::kprobe_multi, "kprobe_multi", "kprobe_multi link", "5.18"},
+    {Feature::probe_read_user, "probe_read_user", "bpf_probe_read_user", "5.5"},
+    {Feature::probe_read_kernel, "probe_read_kernel", "bpf_probe_read_kernel", "5.5"},
+    {Feature::bounded_loops, "bounded_loops", "bounded loops", "5.3"},
+    {Feature::isa_v2, "isa_v2", "ISA v2 (JLT/JLE/JSLT/JSLE)", "4.14"},
+    {Feature::isa_v3, "isa_v3", "ISA v3 (JMP32)", "5.1"},
+    {Feature::isa_v4, "isa_v4", "ISA v4 (sign extension, sdiv, bswap, gotol)", "6.6"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -50,6 +54,38 @@ FeatureState run_probe(Feature f) {
   return {false, "unknown feature"};
 }
 
+// RAWPROBE_PRETEND_MISSING=key[,key...] (keys as in FeatureInfo::key): these features are
+// reported missing without asking the kernel, so the fallbacks that older kernels take (perf
+// buffer, tracefs, semaphores in /proc/PID/mem, ...) can be run, and tested, on a new one.
+// An unknown key is named on stderr once, with the known ones.
+constexpr const char* kPretendVariable = "RAWPROBE_PRETEND_MISSING";
+
+bool pretended_missing(Feature feature) {
+  static const std::vector<Feature> missing = [] {
+    std::vector<Feature> out;
+    const char* value = std::getenv(kPretendVariable);
+    std::string_view rest = value ? value : "";
+    while (!rest.empty()) {
+      size_t comma = rest.find(',');
+      std::string_view key = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      if (key.empty()) continue;
+      auto row = std::find_if(std::begin(kFeatures), std::end(kFeatures),
+                              [&](const FeatureInfo& info) { return info.key == key; });
+      if (row != std::end(kFeatures)) {
+        out.push_back(row->feature);
+        continue;
+      }
+      std::string known;
+      for (const FeatureInfo& info : kFeatures) known += (known.empty() ? "" : ", ") + std::string(info.key);
+      std::fprintf(stderr, "rawprobe: %s: unknown feature '%.*s' ignored; known: %s\n", kPretendVariable,
+                   static_cast<int>(key.size()), key.data(), known.c_str());
+    }
+    return out;
+  }();
+  return std::find(missing.begin(), missing.end(), feature) != missing.end();
+}
+
 }  // namespace
 
 std::span<const FeatureInfo> all_features() { return kFeatures; }
@@ -65,7 +101,12 @@ const FeatureState& feature_state(Feature feature) {
   static std::array<std::optional<FeatureState>, kCount> cache;
   size_t index = static_cast<size_t>(feature);
   std::lock_guard<std::mutex> guard(lock);
-  if (!cache[index]) cache[index] = run_probe(feature);
+  if (!cache[index]) {
+    if (pretended_missing(feature))
+      cache[index] = FeatureState{false, std::string(kPretendVariable) + " says so"};
+    else
+      cache[index] = run_probe(feature);
+  }
   return *cache[index];
 }
 

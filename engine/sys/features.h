@@ -28,6 +28,7 @@ enum class Feature {
 
 struct FeatureInfo {
   Feature feature;
+  std::string_view key;    // "uprobe_ref_ctr": the enumerator's name, for RAWPROBE_PRETEND_MISSING
   std::string_view name;   // as --info prints it
   std::string_view since;  // first mainline kernel with it
 };
@@ -41,7 +42,9 @@ struct FeatureState {
   std::string detail;  // "type 9", "EINVAL from BPF_LINK_CREATE", ...
 };
 
-// Probes on first use (thread-safe), then returns the cached answer.
+// Probes on first use (thread-safe), then returns the cached answer. Features named in the
+// environment variable RAWPROBE_PRETEND_MISSING (comma-separated keys) are reported missing
+// without a probe: the fallbacks of older kernels, run on this one.
 const FeatureState& feature_state(Feature feature);
 inline bool has(Feature feature) { return feature_state(feature).available; }
 

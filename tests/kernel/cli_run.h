@@ -132,6 +132,28 @@ inline RunResult run_rawprobe(std::vector<std::string> args, int seconds = 60) {
   return run(args, seconds);
 }
 
+// `target`, already running and waiting for `go`, traced with `rawprobe -p PID -e SCRIPT`:
+// "Attaching N probes..." comes before the attach, so a BEGIN line tells when every probe is
+// in; then `go` is sent and both runs are collected to their ends.
+struct TracedRun {
+  RunResult target, tracer;
+};
+inline TracedRun trace_running(Process& target, const std::string& script, int go) {
+  Process tracer({rawprobe_path(), "-p", std::to_string(target.pid()), "-e",
+                  "BEGIN { printf(\"attached\\n\"); } " + script});
+  TracedRun r;
+  if (!tracer.wait_for_output("attached\n", 30)) {
+    r.tracer = tracer.finish(5);
+    r.tracer.err += "\n[test: no BEGIN line within 30 s]\n";
+    r.target = target.finish(5);
+    return r;
+  }
+  target.signal(go);
+  r.target = target.finish(20);
+  r.tracer = tracer.finish(30);
+  return r;
+}
+
 // Lines of `text` that start with `prefix`.
 inline std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
   std::vector<std::string> lines;

@@ -62,11 +62,9 @@ TEST_CASE("dynamic USDT: probes of a library mapped from a memfd and from a dele
                     "missing usdt:" << where << ":" << note);
 
   // Attached through the wildcard, each copy's probe fires as often as the sample says.
-  Process tracer({rawprobe_path(), "-p", pid, "-e", "usdt:*:rawprobe_dyn:fire { @[arg0] = count(); @rounds[arg0, arg1] = 1; }"});
-  REQUIRE(tracer.wait_for_output("Attaching", 30));
-  target.signal(SIGUSR1);
-  RunResult done = target.finish(20);
-  RunResult traced = tracer.finish(30);
+  TracedRun run = trace_running(
+      target, "usdt:*:rawprobe_dyn:fire { @[arg0] = count(); @rounds[arg0, arg1] = 1; }", SIGUSR1);
+  const RunResult &done = run.target, &traced = run.tracer;
   INFO(traced.out, traced.err);
   REQUIRE(done.status == 0);
   CHECK(traced.status == 0);
