@@ -28,6 +28,7 @@ std::string type_name(const Type& t) {
     case TypeKind::Buffer: return "buffer[" + std::to_string(t.size) + "]";
     case TypeKind::Timestamp: return "timestamp";
     case TypeKind::Probe: return "probe";
+    case TypeKind::Func: return "func";
   }
   return "?";
 }
@@ -35,6 +36,7 @@ std::string type_name(const Type& t) {
 std::string argument_type_name(const Type& t) {
   if (t.is_integer()) return "integer";
   if (t.is_string()) return "string";
+  if (t.kind == TypeKind::Tuple) return "tuple";  // bpftrace: "(tuple supplied)"
   return type_name(t);
 }
 

@@ -11,7 +11,7 @@ namespace rawprobe {
 std::string type_name(const Type& type);
 // The shorter name bpftrace's argument checks use ("printf: %d specifier expects a value of
 // type integer (string supplied)", "time() expects a string literal (integer provided)"):
-// the plain kinds by their enum, "integer" and "string"; the rest as type_name().
+// the plain kinds by their enum, "integer", "string" and "tuple"; the rest as type_name().
 std::string argument_type_name(const Type& type);
 
 }  // namespace rawprobe

@@ -20,7 +20,8 @@ enum class TypeKind : uint8_t {
   UStack, KStack, USym, KSym,
   Buffer,    // raw bytes printed escaped (buf())
   Timestamp, // strftime-formatted time
-  Probe,     // a probe id (8 bytes) that prints as the probe's name (the `probe` builtin)
+  Probe,     // a point id (8 bytes) that prints as the probe's name (the `probe` builtin)
+  Func,      // the same point id, printed as the point's function name (the `func` builtin)
 };
 
 struct Type {

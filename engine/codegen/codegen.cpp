@@ -94,6 +94,14 @@ uint32_t ScriptState::start_time_map() {
   return static_cast<uint32_t>(out_.start_time_map);
 }
 
+uint32_t ScriptState::lost_events_map() {
+  if (out_.lost_events_map < 0) {
+    out_.lost_events_map = static_cast<int>(out_.maps.size());
+    out_.maps.push_back(MapDef{".lost", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
+  }
+  return static_cast<uint32_t>(out_.lost_events_map);
+}
+
 uint32_t ScriptState::scratch_map(uint32_t size) {
   if (out_.scratch_map < 0) {
     out_.scratch_map = static_cast<int>(out_.maps.size());
@@ -161,10 +169,10 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
         prog.block = b;
         prog.points = serves;
         prog.plan = plan;
-        ProgramTarget target{b, {}, plan, out.probe_names.size()};
+        ProgramTarget target{b, {}, plan, out.point_names.size()};
         for (size_t i : serves) {
           target.points.push_back(&points[i]);
-          out.probe_names.push_back(points[i].name);
+          out.point_names.push_back({points[i].name, points[i].func});
         }
         const probes::AttachPoint& first = points[serves.front()];
         prog.name = program_name(first);

@@ -24,10 +24,17 @@
 // Every field is a u64 in native byte order; records are C structs (engine/base/layout.h).
 //
 // Values that are indices rather than data:
-//   Probe (the `probe` builtin)   u64 index into CompiledScript::probe_names
-//   USym (`func` in user probes)  { u64 ip; u64 pid }: the probed instruction's runtime
-//                                 address and the process, as bpftrace writes it
-//   KSym (`func` in kernel probes) u64 ip
+//   Probe (the `probe` builtin)   u64 point id: index into CompiledScript::point_names,
+//   Func (the `func` builtin)     printed as the point's .probe or .func text. A program that
+//                                 serves one point knows it statically; one that serves several
+//                                 (a multi link, perf links with cookies) adds the cookie.
+//                                 Without cookies every point gets its own program, so the id
+//                                 is always exact (bpftrace 0.17 symbolizes the ip instead).
+//   USym (usym())                 { u64 ip; u64 pid }, as bpftrace writes it
+//   KSym (ksym())                 u64 ip
+//
+// `.lost` (lost_events_map), a one-entry array: its u64 counts the records a full ring
+// buffer refused (bpf_ringbuf_output < 0); the runtime prints the growth as "Lost N events".
 //
 // `elapsed` reads the u64 at offset 0 of the one-entry array map `start_time_map`: the
 // runtime must write CLOCK_MONOTONIC in nanoseconds there (bpf_ktime_get_ns() is that clock)
@@ -84,14 +91,21 @@ struct PrintValue {
   Type type;
 };
 
+// What a point id prints as.
+struct PointName {
+  std::string probe;  // "uprobe:/tmp/fun:foo" (AttachPoint::name)
+  std::string func;   // "foo" (AttachPoint::func)
+};
+
 struct CompiledScript {
   std::vector<MapDef> maps;
   std::vector<CompiledProgram> programs;
   int events_map = -1;              // index into maps: the ring buffer or perf event array
   bool events_use_ringbuf = true;   // false: BPF_MAP_TYPE_PERF_EVENT_ARRAY, one buffer per CPU
   std::vector<PrintValue> print_values;
-  std::vector<std::string> probe_names;  // a Probe value indexes this: "uprobe:/tmp/fun:foo"
+  std::vector<PointName> point_names;  // a Probe or Func value indexes this
   int start_time_map = -1;          // index into maps, or -1 when no program reads `elapsed`
+  int lost_events_map = -1;         // index into maps, or -1 when no record goes to a ring buffer
   int scratch_map = -1;             // index into maps, or -1 when no record needed it
 };
 

@@ -82,6 +82,7 @@ class ScriptState {
 
   uint32_t events_map();                    // created on first use
   uint32_t start_time_map();                // created on first use
+  uint32_t lost_events_map();               // created on first use
   uint32_t scratch_map(uint32_t size);      // grown to the largest record
   uint32_t zero_map(uint32_t size);         // an all-zero value, grown to the largest need
   uint64_t add_print_value(const Type& type);
@@ -101,7 +102,7 @@ struct ProgramTarget {
   size_t block = 0;
   std::vector<const probes::AttachPoint*> points;
   probes::LoadPlan plan;
-  uint64_t first_probe_id = 0;  // probe_names index of points[0]; the rest follow in order
+  uint64_t first_point_id = 0;  // point_names index of points[0]; the rest follow in order
 };
 
 class ProgramGen {
@@ -183,12 +184,12 @@ class ProgramGen {
 
   // --- gen_builtins.cpp
   IntVal builtin_int(const lang::Expr& e);
-  void builtin_into(const lang::Expr& e, Place dst);          // comm, func
+  void builtin_into(const lang::Expr& e, Place dst);          // comm
   IntVal field_int(const lang::Expr& e);
   void field_into(const lang::Expr& e, uint32_t slot, Place dst);
   IntVal context_reg(const arch::RegSlot& slot);
   IntVal arg(const lang::Expr& e);
-  IntVal probe_id();
+  IntVal point_id();  // `probe` and `func`
   IntVal cookie();
   const arch::Table& arch_table(lang::Span span);
 
@@ -201,7 +202,8 @@ class ProgramGen {
   void printf_call(const lang::Expr& e);
   void simple_event(uint64_t id, std::initializer_list<uint64_t> fields);
   void print_call(const lang::Expr& e);
-  void output_event(Place record, uint32_t size);
+  // count_loss: a ring buffer's refused record adds 1 to `.lost` (compiled_script.h).
+  void output_event(Place record, uint32_t size, bool count_loss = true);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);
   void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user);
 

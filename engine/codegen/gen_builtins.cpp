@@ -8,9 +8,9 @@
 //   retval, argN     pt_regs slots of the point's arch table (r6 = ctx); argN past the
 //                    argument registers from the stack where the ABI puts them
 //   args->f          tracepoint record at the field's offset (the context itself)
-//   probe            an index into CompiledScript::probe_names: a constant, or with cookies
-//                    first id + bpf_get_attach_cookie() (the point's index)
-//   func             { ip, pid } for user probes (ip is the probed address), ip for kernel ones
+//   probe, func      the point id: an index into CompiledScript::point_names, a constant when
+//                    the program serves one point, else first id + bpf_get_attach_cookie()
+//                    (the point's index); user space prints the point's name or function
 #include "engine/codegen/gen.h"
 
 namespace rawprobe::codegen {
@@ -40,12 +40,11 @@ IntVal ProgramGen::cookie() {
   return IntVal::r0();
 }
 
-IntVal ProgramGen::probe_id() {
-  if (target_.points.size() == 1) return IntVal::constant(static_cast<int64_t>(target_.first_probe_id));
-  if (Reg c = ctx(); c != bpf::R1) b_.mov(bpf::R1, c);
-  b_.call(Helper::get_attach_cookie);
-  if (target_.first_probe_id) b_.alu(bpf::Op::Add, bpf::R0, static_cast<int32_t>(target_.first_probe_id));
-  return IntVal::r0();
+IntVal ProgramGen::point_id() {
+  if (target_.points.size() == 1) return IntVal::constant(static_cast<int64_t>(target_.first_point_id));
+  IntVal id = cookie();
+  if (target_.first_point_id) b_.alu(bpf::Op::Add, bpf::R0, static_cast<int32_t>(target_.first_point_id));
+  return id;
 }
 
 IntVal ProgramGen::builtin_int(const Expr& e) {
@@ -82,13 +81,8 @@ IntVal ProgramGen::builtin_int(const Expr& e) {
       return context_reg(*slot);
     }
     case BuiltinId::Arg: return arg(e);
-    case BuiltinId::Probe: return probe_id();
-    case BuiltinId::Func: {  // kernel probes: the ip alone (KSym)
-      const arch::Table& t = arch_table(e.span);
-      auto slot = arch::find_slot(t, t.ip_reg);
-      if (!slot) break;
-      return context_reg(*slot);
-    }
+    case BuiltinId::Probe:
+    case BuiltinId::Func: return point_id();
     default: break;
   }
   fail(e.span, "the " + e.name + " builtin has no integer value here");
@@ -100,21 +94,6 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
     place_address(bpf::R1, dst);
     b_.mov(bpf::R2, 16);  // TASK_COMM_LEN
     b_.call(Helper::get_current_comm);
-    return;
-  }
-  if (e.builtin == BuiltinId::Func && e.type.kind == TypeKind::USym) {
-    const arch::Table& t = arch_table(e.span);
-    auto slot = arch::find_slot(t, t.ip_reg);
-    if (!slot) {
-      fail(e.span, "the " + std::string(t.name) + " table has no instruction pointer");
-      return;
-    }
-    b_.call(Helper::get_current_pid_tgid);
-    b_.alu(bpf::Op::Rsh, bpf::R0, 32);
-    Reg base = place_base(dst, bpf::R2);
-    b_.store(Size::DW, base, static_cast<int16_t>(dst.off + 8), bpf::R0);
-    b_.load(size_for(slot->size), bpf::R1, ctx(), static_cast<int16_t>(slot->offset));
-    b_.store(Size::DW, base, static_cast<int16_t>(dst.off), bpf::R1);
     return;
   }
   IntVal v = builtin_int(e);

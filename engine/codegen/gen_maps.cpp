@@ -84,7 +84,8 @@ void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v) {
 
 void ProgramGen::map_write(const Expr& map, const Expr& value) {
   const Type& type = script_.info().maps[map.map_id].value;
-  if (type.kind == TypeKind::Integer || type.kind == TypeKind::Probe || type.kind == TypeKind::KSym) {
+  if (type.kind == TypeKind::Integer || type.kind == TypeKind::Probe || type.kind == TypeKind::Func ||
+      type.kind == TypeKind::KSym) {
     IntVal v = gen_int(value);
     pin(v);
     Place key = map_key(map);

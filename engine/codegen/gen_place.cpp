@@ -25,7 +25,8 @@ uint32_t chunk(int32_t a, int32_t b, uint32_t left) {
 }
 
 bool is_scalar(const Type& t) {
-  return t.kind == TypeKind::Integer || t.kind == TypeKind::Probe || t.kind == TypeKind::KSym;
+  return t.kind == TypeKind::Integer || t.kind == TypeKind::Probe || t.kind == TypeKind::Func ||
+         t.kind == TypeKind::KSym;
 }
 
 }  // namespace

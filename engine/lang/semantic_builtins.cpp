@@ -23,11 +23,10 @@ constexpr BuiltinDef kBuiltins[] = {
 bool is_ret(ProbeKind k) { return probe_kind_is_return(k); }
 bool has_args_regs(ProbeKind k) { return k == ProbeKind::Uprobe || k == ProbeKind::Kprobe || k == ProbeKind::Usdt; }
 bool is_tracepoint(ProbeKind k) { return k == ProbeKind::Tracepoint; }
+// bpftrace 0.17 refuses `func` in usdt probes too ("can not be used with 'usdt' probes").
 bool has_func(ProbeKind k) {
-  return k == ProbeKind::Uprobe || k == ProbeKind::Uretprobe || k == ProbeKind::Usdt || k == ProbeKind::Kprobe ||
-         k == ProbeKind::Kretprobe;
+  return k == ProbeKind::Uprobe || k == ProbeKind::Uretprobe || k == ProbeKind::Kprobe || k == ProbeKind::Kretprobe;
 }
-bool is_kernel(ProbeKind k) { return k == ProbeKind::Kprobe || k == ProbeKind::Kretprobe; }
 
 // argN: N in decimal, no leading zeros.
 bool parse_arg_index(const std::string& name, uint32_t& index) {
@@ -106,12 +105,9 @@ void Checker::builtin(Expr& e) {
         error(e.span, "The func builtin can not be used with '" + probe_kinds_text() + "' probes");
         return;
       }
-      // bpftrace: a user symbol carries the pid to symbolize with (16 bytes); a kernel one not.
-      e.type = all_specs(is_kernel) ? Type{TypeKind::KSym, 8, false, {}} : Type{TypeKind::USym, 16, false, {}};
-      if (!all_specs(is_kernel) && std::any_of(probe_->specs.begin(), probe_->specs.end(), [](const ProbeSpec& s) { return is_kernel(s.kind); })) {
-        error(e.span, "The func builtin can not mix kernel and user probes in one block");
-        return;
-      }
+      // The point's function name, looked up by point id like `probe` (codegen/compiled_script.h);
+      // a uretprobe names the function it returns from, not the caller its ip is in.
+      e.type = Type{TypeKind::Func, 8, false, {}};
       break;
     case BuiltinId::Probe: e.type = Type{TypeKind::Probe, 8, false, {}}; break;
     default: e.type = Type::integer(8, false); break;  // pid, tid, nsecs, ... are u64 in bpftrace

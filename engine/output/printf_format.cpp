@@ -13,6 +13,13 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// `probe` and `func` are point ids that the runtime turns into their text before formatting
+// (runtime/point_text.h), so %s takes them; bpftrace 0.17 calls them strings in its messages
+// too ("%d specifier expects a value of type integer (string supplied)").
+bool prints_as_string(const Type& t) {
+  return t.is_string() || t.kind == TypeKind::Probe || t.kind == TypeKind::Func;
+}
+
 // Length of the token that bpftrace's regex matches at `p` (fmt[p] == '%'), or 0.
 size_t match_token(std::string_view fmt, size_t p) {
   size_t q = p + 1, n = fmt.size();
@@ -129,12 +136,13 @@ Result<PrintfFormatter> PrintfFormatter::make(PrintfFormat format, std::vector<T
   }
   for (size_t i = 0; i < supplied; i++) {
     ArgClass want = format.arg_class(i);
-    bool fits = want == ArgClass::String ? arg_types[i].is_string() : arg_types[i].is_integer();
+    bool fits = want == ArgClass::String ? prints_as_string(arg_types[i]) : arg_types[i].is_integer();
     if (!fits) {
       return make_error("printf: %" + format.pieces()[i].spec.token +
                         " specifier expects a value of type " +
                         (want == ArgClass::String ? "string" : "integer") + " (" +
-                        argument_type_name(arg_types[i]) + " supplied)");
+                        (prints_as_string(arg_types[i]) ? "string" : argument_type_name(arg_types[i])) +
+                        " supplied)");
     }
   }
   PrintfFormatter formatter;

@@ -75,6 +75,8 @@ class PrintfFormatter {
   // Checks count and types with bpftrace's messages:
   //   printf: Not enough arguments for format string (1 supplied, 2 expected)
   //   printf: %d specifier expects a value of type integer (string supplied)
+  // %s also takes `probe` and `func` values (bpftrace calls them strings): the runtime formats
+  // their text, with a formatter made from runtime::PointText::text_types().
   static Result<PrintfFormatter> make(std::string_view fmt, std::vector<Type> arg_types);
   static Result<PrintfFormatter> make(PrintfFormat format, std::vector<Type> arg_types);
 

@@ -1,8 +1,10 @@
 #include "engine/runtime/dispatcher.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "engine/base/layout.h"
+#include "engine/sys/bpf_map.h"
 
 namespace rawprobe::runtime {
 namespace {
@@ -22,7 +24,10 @@ Result<EventDispatcher> EventDispatcher::make(const lang::ProgramInfo& info,
   for (const lang::PrintfInfo& p : info.printfs) {
     std::vector<Type> types;
     for (const lang::PrintfArg& a : p.args) types.push_back(a.type);
-    Result<PrintfFormatter> f = PrintfFormatter::make(p.format, std::move(types));
+    // `probe` and `func` arguments reach the formatter as their text.
+    bool ids = PointText::has_ids(types);
+    d.printf_ids_.push_back(ids ? types : std::vector<Type>{});
+    Result<PrintfFormatter> f = PrintfFormatter::make(p.format, ids ? d.text_.text_types(types) : std::move(types));
     if (!f) {
       f.error().object = "printf(\"" + p.format + "\")";
       return f.error();
@@ -30,6 +35,30 @@ Result<EventDispatcher> EventDispatcher::make(const lang::ProgramInfo& info,
     d.printfs_.push_back(std::move(*f));
   }
   return d;
+}
+
+std::span<const uint8_t> EventDispatcher::as_text(const std::vector<Type>& types, const uint8_t* data, size_t len) {
+  // A short record (it cannot be, but the bytes come from outside) reads as zeros.
+  size_t size = layout_of(types).size;
+  raw_.assign(size, 0);
+  std::memcpy(raw_.data(), data, std::min(size, len));
+  text_bytes_.resize(layout_of(text_.text_types(types)).size);
+  text_.write_text(types, raw_.data(), text_bytes_.data());
+  return text_bytes_;
+}
+
+uint64_t EventDispatcher::take_ring_lost() {
+  if (script_->lost_events_map < 0) return 0;
+  uint32_t key = 0;
+  uint64_t total = 0;
+  Result<bool> found = sys::map_lookup(maps_->fd(size_t(script_->lost_events_map)), &key, &total);
+  if (!found) {
+    problem("read the lost-event count: " + found.error().message());
+    return 0;
+  }
+  uint64_t lost = total - ring_lost_seen_;
+  ring_lost_seen_ = total;
+  return lost;
 }
 
 void EventDispatcher::problem(std::string text) {
@@ -43,7 +72,10 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
   uint64_t id = field(record, len, 0);
   if (id < codegen::kAsyncBase) {
     if (id >= printfs_.size()) return problem("event with unknown printf id " + std::to_string(id));
-    out_->printf_event(printfs_[id], record + kEventHeaderSize, len - kEventHeaderSize);
+    const std::vector<Type>& ids = printf_ids_[id];
+    if (ids.empty()) return out_->printf_event(printfs_[id], record + kEventHeaderSize, len - kEventHeaderSize);
+    std::span<const uint8_t> args = as_text(ids, record + kEventHeaderSize, len - kEventHeaderSize);
+    out_->printf_event(printfs_[id], args.data(), args.size());
     return;
   }
   switch (id) {
@@ -80,7 +112,8 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
         return problem("print() of unknown value " + std::to_string(value));
       const Type& type = script_->print_values[value].type;
       if (len < 16 + type_size(type)) return problem("print() record shorter than its value");
-      out_->value(type, record + 16);
+      if (!PointText::has_ids(type)) return out_->value(type, record + 16);
+      out_->value(text_.text_type(type), as_text({type}, record + 16, len - 16).data());
       return;
     }
     default:

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "engine/codegen/compiled_script.h"
 #include "engine/lang/program_info.h"
 #include "engine/output/output.h"
+#include "engine/runtime/point_text.h"
 #include "engine/runtime/script_maps.h"
 
 namespace rawprobe::runtime {
@@ -27,6 +29,9 @@ class EventDispatcher {
   bool exit_requested() const { return exit_; }
   // END runs after exit(): its events must be handled again.
   void resume() { ignoring_ = false; }
+  // Records a full ring buffer refused since the last call (the programs count them in the
+  // script's `.lost` map); 0 without a ring buffer.
+  uint64_t take_ring_lost();
   // A problem met while handling (an unknown event id, a failed map read), reported once.
   const std::vector<std::string>& problems() const { return problems_; }
 
@@ -38,14 +43,21 @@ class EventDispatcher {
  private:
   EventDispatcher(const lang::ProgramInfo& info, const codegen::CompiledScript& script,
                   const ScriptMaps& maps, Output& out)
-      : info_(&info), script_(&script), maps_(&maps), out_(&out) {}
+      : info_(&info), script_(&script), maps_(&maps), out_(&out), text_(&script.point_names) {}
   void problem(std::string text);
+  // A value laid out by `types` with its point ids written as text (valid until the next call).
+  std::span<const uint8_t> as_text(const std::vector<Type>& types, const uint8_t* data, size_t len);
 
   const lang::ProgramInfo* info_;
   const codegen::CompiledScript* script_;
   const ScriptMaps* maps_;
   Output* out_;
   std::vector<PrintfFormatter> printfs_;
+  PointText text_;
+  std::vector<std::vector<Type>> printf_ids_;  // per printf: its argument types when they hold
+                                               // point ids, else empty
+  std::vector<uint8_t> raw_, text_bytes_;
+  uint64_t ring_lost_seen_ = 0;
   bool exit_ = false;
   bool ignoring_ = false;
   std::vector<std::string> problems_;

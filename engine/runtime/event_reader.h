@@ -24,7 +24,8 @@ class EventReader {
   // Hands every complete record to `handler`, oldest first; returns how many it handed.
   virtual size_t drain(const RecordHandler& handler) = 0;
   // Records the kernel dropped since the last call (a full perf ring); 0 for ring buffers,
-  // where the program itself sees the failed reserve.
+  // where the program itself sees the failed output and counts it (EventDispatcher::
+  // take_ring_lost).
   virtual uint64_t take_lost() = 0;
 };
 

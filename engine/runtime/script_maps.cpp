@@ -20,31 +20,12 @@ uint32_t lookup_value_size(const codegen::MapDef& def, uint32_t ncpus) {
   return (def.value_size + 7) / 8 * 8 * ncpus;
 }
 
-// Copies a kernel key (parts laid out by `kernel_parts`) into output's key (`out_parts`),
-// writing each `probe` part as the probe's name.
-void ScriptMaps::translate_probe_key(const std::vector<Type>& kernel_parts, const uint8_t* from,
-                                     const std::vector<Type>& out_parts, uint8_t* to) const {
-  StructLayout in = layout_of(kernel_parts), out = layout_of(out_parts);
-  std::memset(to, 0, out.size);
-  for (size_t i = 0; i < kernel_parts.size(); ++i) {
-    if (kernel_parts[i].kind != TypeKind::Probe) {
-      std::memcpy(to + out.offsets[i], from + in.offsets[i], type_size(kernel_parts[i]));
-      continue;
-    }
-    uint64_t id;
-    std::memcpy(&id, from + in.offsets[i], 8);
-    if (id < script_->probe_names.size()) {
-      const std::string& name = script_->probe_names[id];
-      std::memcpy(to + out.offsets[i], name.data(), std::min<size_t>(name.size(), out_parts[i].size - 1));
-    }
-  }
-}
-
 Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
                                       const lang::ProgramInfo& info, uint32_t ncpus) {
   ScriptMaps maps;
   maps.script_ = &script;
   maps.info_ = &info;
+  maps.text_ = PointText(&script.point_names);
   maps.ncpus_ = ncpus;
   maps.kernel_of_user_.assign(info.maps.size(), -1);
   for (size_t i = 0; i < script.maps.size(); ++i) {
@@ -65,17 +46,11 @@ Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
     const lang::MapInfo& m = info.maps[u];
     MapDesc desc;
     desc.name = m.name;
-    desc.key = m.key;
-    bool probe_key = false;
-    for (Type& part : desc.key) {
-      if (part.kind != TypeKind::Probe) continue;
-      size_t longest = 0;
-      for (const std::string& name : script.probe_names) longest = std::max(longest, name.size());
-      part = Type::string(uint32_t(longest + 1));
-      probe_key = true;
-    }
-    maps.probe_keys_.push_back(probe_key);
-    desc.value = m.value;
+    // `probe` and `func` parts print as text (point_text.h): output decodes strings.
+    desc.key = maps.text_.text_types(m.key);
+    desc.value = maps.text_.text_type(m.value);
+    maps.text_keys_.push_back(PointText::has_ids(m.key));
+    maps.text_values_.push_back(PointText::has_ids(m.value));
     int k = maps.kernel_of_user_[u];
     desc.ncpus = k >= 0 && is_per_cpu_map(script.maps[size_t(k)].type) ? ncpus : 1;
     maps.descs_.push_back(std::move(desc));
@@ -122,31 +97,30 @@ Result<MapEntries> ScriptMaps::read(size_t user_map) const {
   if (k < 0) return entries;
   const codegen::MapDef& def = script_->maps[size_t(k)];
   uint32_t kernel_value = lookup_value_size(def, ncpus_);
-  if (kernel_value < value_size)
+  bool text_key = text_keys_[user_map], text_value = text_values_[user_map];
+  if (!text_value && kernel_value < value_size)
     return make_error("read map", desc.name,
                       "the kernel map holds " + std::to_string(kernel_value) +
                           " value bytes but printing needs " + std::to_string(value_size));
+  if (!text_key && def.key_size < key_size)
+    return make_error("read map", desc.name, "its kernel keys are shorter than its key type");
   Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
   if (!keys) return keys.error();
   const lang::MapInfo& m = info_->maps[user_map];
-  std::vector<uint8_t> value(kernel_value), key(key_size);
+  std::vector<uint8_t> value(kernel_value), key(key_size), value_text(text_value ? value_size : 0);
   entries.reserve(keys->size());
   for (const std::vector<uint8_t>& kernel_key : *keys) {
     Result<bool> found = sys::map_lookup(fds_[size_t(k)], kernel_key.data(), value.data());
     if (!found) return found.error();
     if (!*found) continue;  // deleted since we listed it
-    if (desc.key.empty()) {
-      entries.add(nullptr, value.data());
-      continue;
+    const uint8_t* key_bytes = kernel_key.data();
+    if (text_key) {
+      text_.write_text(m.key, kernel_key.data(), key.data());
+      key_bytes = key.data();
     }
-    if (probe_keys_[user_map]) {
-      translate_probe_key(m.key, kernel_key.data(), desc.key, key.data());
-    } else {
-      if (kernel_key.size() < key_size)
-        return make_error("read map", desc.name, "its kernel keys are shorter than its key type");
-      std::memcpy(key.data(), kernel_key.data(), key_size);
-    }
-    entries.add(key.data(), value.data());
+    // A value holding point ids is a plain value (an assignment), never per-CPU: one slot.
+    if (text_value) text_.write_text(m.value, value.data(), value_text.data());
+    entries.add(desc.key.empty() ? nullptr : key_bytes, text_value ? value_text.data() : value.data());
   }
   return entries;
 }

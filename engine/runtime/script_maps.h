@@ -11,6 +11,7 @@
 #include "engine/codegen/compiled_script.h"
 #include "engine/lang/program_info.h"
 #include "engine/output/map_print.h"
+#include "engine/runtime/point_text.h"
 #include "engine/sys/fd.h"
 
 namespace rawprobe::runtime {
@@ -40,8 +41,6 @@ class ScriptMaps {
 
  private:
   Result<std::vector<std::vector<uint8_t>>> keys_of(int kernel_map) const;
-  void translate_probe_key(const std::vector<Type>& kernel_parts, const uint8_t* from,
-                           const std::vector<Type>& out_parts, uint8_t* to) const;
 
   const codegen::CompiledScript* script_ = nullptr;
   const lang::ProgramInfo* info_ = nullptr;
@@ -50,7 +49,9 @@ class ScriptMaps {
   std::vector<int> fds_;
   std::vector<int> kernel_of_user_;   // user map -> index into script maps, -1 when none
   std::vector<MapDesc> descs_;
-  std::vector<bool> probe_keys_;      // user map -> has a `probe` key part to translate
+  PointText text_;
+  std::vector<bool> text_keys_;       // user map -> its key holds point ids, printed as text
+  std::vector<bool> text_values_;     // user map -> its value does
 };
 
 // Whether a BPF_MAP_TYPE_* keeps one value per CPU.

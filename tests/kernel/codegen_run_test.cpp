@@ -82,8 +82,8 @@ TEST_CASE("codegen: uprobe counts per probe equal the calls fun makes") {
   for (const auto& [key, value] : entries(r, "@calls")) {
     uint64_t id;
     std::memcpy(&id, key.data(), 8);
-    REQUIRE(id < r.compiled.script.probe_names.size());
-    const std::string& name = r.compiled.script.probe_names[id];
+    REQUIRE(id < r.compiled.script.point_names.size());
+    const std::string& name = r.compiled.script.point_names[id].probe;
     by_function[name.substr(name.rfind(':') + 1)] += value.front();
   }
   for (const char* f : {"fun", "foo", "bar"}) {

@@ -78,6 +78,15 @@ std::vector<Case> cases() {
        "usdt:" + usdt + ":yeet-Im-a-USDT-probe:USDT-test-probe { @n = count(); printf(\"usdt in %s\\n\", comm); }"},
       {"ternary, scratch variables, arithmetic", fun + " 2",
        "uretprobe:" + fun + ":bar { $r = retval; @kind[$r > 90 ? 1 : 0] = count(); @math = sum(($r * 3 + 1) % 7); }"},
+      // bpftrace 0.17 symbolizes `func` from the ip while the event is handled, so its name
+      // shows only while the process lives: hello_usdt sleeps a second after main's start.
+      // (A uretprobe's func differs by design: 0.17 names the caller; see cli_func_probe_test.)
+      {"func and probe in printf with widths and in print()", usdt + " 2",
+       "uprobe:" + usdt + ":main { printf(\"%s %s|%-12s|%6s|\\n\", probe, func, func, func); print(func); print(probe); }"},
+      {"probe in printf, print() and map keys on uprobe and uretprobe", fun + " 2",
+       "uprobe:" + fun + ":foo, uretprobe:" + fun + ":bar { printf(\"%s\\n\", probe); print(probe); @[probe] = count(); }"},
+      {"probe in printf on a tracepoint wildcard", fun,
+       "tracepoint:syscalls:sys_enter_write* /comm == \"fun\"/ { printf(\"[%s]\\n\", probe); }"},
       {"delete leaves an empty map", fun + " 2",
        "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
   };

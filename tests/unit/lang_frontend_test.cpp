@@ -151,6 +151,12 @@ TEST_CASE("semantic errors that bpftrace cannot show here: tracepoint args and s
   CHECK(r.errors.find("Undefined or undeclared variable: $r") != std::string::npos);
   r = test::front_end("uretprobe:/bin/sh:main { @r = retval; @f[func] = count(); @p[probe] = count(); }");
   CHECK_MESSAGE(r.ok, r.errors);
+  // printf's %s takes `probe` and `func` (bpftrace prints their text); a block may mix kernel
+  // and user probes, since `func` is the point's own name, not a symbolized ip.
+  r = test::front_end("uprobe:/bin/sh:main, uretprobe:/bin/sh:main { printf(\"%-20s|%s\\n\", probe, func); print(func); }");
+  CHECK_MESSAGE(r.ok, r.errors);
+  r = test::front_end("kprobe:vfs_read, uprobe:/bin/sh:main { @[func] = count(); }");
+  CHECK_MESSAGE(r.ok, r.errors);
   r = test::front_end("BEGIN { while (1) { break; } continue; }");
   CHECK(r.errors.find("continue used outside of a while loop") != std::string::npos);
   r = test::front_end("BEGIN { @x = pidd; }");

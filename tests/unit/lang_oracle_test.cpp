@@ -200,6 +200,12 @@ TEST_CASE("semantic and syntax errors match bpftrace's position and message") {
       R"(tracepoint:syscalls:sys_enter_read { printf("%d\n", retval); exit(); })",
       R"(interval:1 { exit(); })",
       R"(profile:99 { exit(); })",
+      // `probe` and `func` are strings to printf: %s takes them, integer conversions do not.
+      R"(uprobe:/bin/sh:main { printf("%d\n", func); exit(); })",
+      R"(uprobe:/bin/sh:main { printf("%c\n", probe); exit(); })",
+      R"(uprobe:/bin/sh:main { printf("%s\n", (probe, 1)); exit(); })",
+      R"(tracepoint:syscalls:sys_enter_read { printf("%s\n", func); exit(); })",
+      R"(usdt:/bin/sh:x:y { printf("%s\n", func); exit(); })",
   };
   std::regex line_re(R"(stdin:(\d+):(\d+)(-\d+)?: ERROR: (.*))");
   for (const std::string& s : scripts) {
