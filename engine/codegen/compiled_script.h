@@ -33,8 +33,9 @@
 //   USym (usym())                 { u64 ip; u64 pid }, as bpftrace writes it
 //   KSym (ksym())                 u64 ip
 //
-// `.lost` (lost_events_map), a one-entry array: its u64 counts the records a full ring
-// buffer refused (bpf_ringbuf_output < 0); the runtime prints the growth as "Lost N events".
+// `.lost` (lost_events_map), a one-entry array: its u64 counts the records a full buffer
+// refused (bpf_ringbuf_output or bpf_perf_event_output < 0); the runtime prints the growth as
+// "Lost N events".
 //
 // `elapsed` reads the u64 at offset 0 of the one-entry array map `start_time_map`: the
 // runtime must write CLOCK_MONOTONIC in nanoseconds there (bpf_ktime_get_ns() is that clock)
@@ -105,7 +106,7 @@ struct CompiledScript {
   std::vector<PrintValue> print_values;
   std::vector<PointName> point_names;  // a Probe or Func value indexes this
   int start_time_map = -1;          // index into maps, or -1 when no program reads `elapsed`
-  int lost_events_map = -1;         // index into maps, or -1 when no record goes to a ring buffer
+  int lost_events_map = -1;         // index into maps, or -1 when no program counts lost records
   int scratch_map = -1;             // index into maps, or -1 when no record needed it
 };
 

@@ -103,17 +103,6 @@ void ProgramGen::output_event(Place record, uint32_t size, bool count_loss) {
     b_.mov(bpf::R3, static_cast<int32_t>(size));
     b_.mov(bpf::R4, 0);
     b_.call(Helper::ringbuf_output);
-    if (!count_loss) return;
-    // A full ring refuses the record (r0 < 0) and only the program knows: count it in
-    // `.lost` for the runtime's "Lost N events" (as bpftrace does since its ring buffer
-    // output, with its ringbuf_loss_counter). A perf buffer's losses come back as
-    // PERF_RECORD_LOST records instead.
-    bpf::Label sent = b_.new_label("event_sent");
-    b_.jump(bpf::Cond::SGe, bpf::R0, 0, sent);
-    b_.load_map_value(bpf::R1, bpf::MapHandle{script_.lost_events_map()}, 0);
-    b_.mov(bpf::R2, 1);
-    b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R1, 0, bpf::R2);
-    b_.bind(sent);
   } else {
     place_address(bpf::R4, record);
     if (Reg c = ctx(); c != bpf::R1) b_.mov(bpf::R1, c);
@@ -122,6 +111,18 @@ void ProgramGen::output_event(Place record, uint32_t size, bool count_loss) {
     b_.mov(bpf::R5, static_cast<int32_t>(size));
     b_.call(Helper::perf_event_output);
   }
+  if (!count_loss) return;
+  // A full buffer refuses the record (r0 < 0) and the program is the first to know: count it
+  // in `.lost` for the runtime's "Lost N events" (bpftrace does so since its ring buffer
+  // output, with its ringbuf_loss_counter). A ring buffer tells user space nothing else; a
+  // perf buffer writes PERF_RECORD_LOST, but only with the next record that fits, and
+  // perf_event_output returns its error only since 5.4: the runtime takes the larger count.
+  bpf::Label sent = b_.new_label("event_sent");
+  b_.jump(bpf::Cond::SGe, bpf::R0, 0, sent);
+  b_.load_map_value(bpf::R1, bpf::MapHandle{script_.lost_events_map()}, 0);
+  b_.mov(bpf::R2, 1);
+  b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R1, 0, bpf::R2);
+  b_.bind(sent);
 }
 
 void ProgramGen::simple_event(uint64_t id, std::initializer_list<uint64_t> fields) {

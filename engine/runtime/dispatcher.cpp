@@ -47,17 +47,18 @@ std::span<const uint8_t> EventDispatcher::as_text(const std::vector<Type>& types
   return text_bytes_;
 }
 
-uint64_t EventDispatcher::take_ring_lost() {
-  if (script_->lost_events_map < 0) return 0;
-  uint32_t key = 0;
-  uint64_t total = 0;
-  Result<bool> found = sys::map_lookup(maps_->fd(size_t(script_->lost_events_map)), &key, &total);
-  if (!found) {
-    problem("read the lost-event count: " + found.error().message());
-    return 0;
+uint64_t EventDispatcher::take_lost(uint64_t reader_lost) {
+  reader_lost_ += reader_lost;
+  uint64_t counted = 0;
+  if (script_->lost_events_map >= 0) {
+    uint32_t key = 0;
+    Result<bool> found = sys::map_lookup(maps_->fd(size_t(script_->lost_events_map)), &key, &counted);
+    if (!found) problem("read the lost-event count: " + found.error().message());
   }
-  uint64_t lost = total - ring_lost_seen_;
-  ring_lost_seen_ = total;
+  uint64_t total = std::max(reader_lost_, counted);
+  if (total <= lost_reported_) return 0;
+  uint64_t lost = total - lost_reported_;
+  lost_reported_ = total;
   return lost;
 }
 

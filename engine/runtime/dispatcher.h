@@ -29,9 +29,11 @@ class EventDispatcher {
   bool exit_requested() const { return exit_; }
   // END runs after exit(): its events must be handled again.
   void resume() { ignoring_ = false; }
-  // Records a full ring buffer refused since the last call (the programs count them in the
-  // script's `.lost` map); 0 without a ring buffer.
-  uint64_t take_ring_lost();
+  // Events lost since the last call. Two counts of the same losses: the programs' own count of
+  // refused outputs (`.lost`) and the perf buffer's PERF_RECORD_LOST total, to which
+  // `reader_lost` adds. The larger one is reported: the records come late (with the next
+  // record that fits), and kernels before 5.4 do not tell the program.
+  uint64_t take_lost(uint64_t reader_lost);
   // A problem met while handling (an unknown event id, a failed map read), reported once.
   const std::vector<std::string>& problems() const { return problems_; }
 
@@ -57,7 +59,8 @@ class EventDispatcher {
   std::vector<std::vector<Type>> printf_ids_;  // per printf: its argument types when they hold
                                                // point ids, else empty
   std::vector<uint8_t> raw_, text_bytes_;
-  uint64_t ring_lost_seen_ = 0;
+  uint64_t reader_lost_ = 0;    // PERF_RECORD_LOST total
+  uint64_t lost_reported_ = 0;
   bool exit_ = false;
   bool ignoring_ = false;
   std::vector<std::string> problems_;

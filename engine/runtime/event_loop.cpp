@@ -22,9 +22,7 @@ Status drain_events(const LoopParts& parts) {
       parts.dispatcher->handle(data, len);
       return true;
     });
-    // Perf buffers report losses as records; ring buffer losses are counted by the programs.
-    if (uint64_t lost = parts.events->take_lost() + parts.dispatcher->take_ring_lost())
-      parts.out->lost_events(lost);
+    if (uint64_t lost = parts.dispatcher->take_lost(parts.events->take_lost())) parts.out->lost_events(lost);
   }
   return parts.out->flush();
 }

@@ -23,9 +23,9 @@ class EventReader {
   virtual std::vector<int> poll_fds() const = 0;
   // Hands every complete record to `handler`, oldest first; returns how many it handed.
   virtual size_t drain(const RecordHandler& handler) = 0;
-  // Records the kernel dropped since the last call (a full perf ring); 0 for ring buffers,
-  // where the program itself sees the failed output and counts it (EventDispatcher::
-  // take_ring_lost).
+  // Records the kernel says it dropped since the last call (a full perf ring's
+  // PERF_RECORD_LOST); 0 for ring buffers. The programs count refused outputs themselves too
+  // (EventDispatcher::take_lost reports the larger count).
   virtual uint64_t take_lost() = 0;
 };
 
