@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
     case driver::Mode::List:
       return probes::run_list({options.list_pattern, options.verbose, options.pid}, stdout);
     case driver::Mode::Explain:
-      return probes::run_explain(options.explain, options.pid, stdout);
+      return probes::run_explain(options.explain,
+                                 {options.pid, options.attach_mode, options.kretprobe_maxactive}, stdout);
     case driver::Mode::Run:
       return driver::run_script(options);
   }

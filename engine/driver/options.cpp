@@ -194,6 +194,10 @@ struct Parser {
       opt.mode = Mode::List;
       return {};
     }
+    if (opt.kretprobe_maxactive > 0 && opt.attach_mode == probes::AttachMode::Pmu)
+      return usage_error("--kretprobe-maxactive cannot be used with --attach-mode=pmu",
+                         "the kprobe PMU has no maxactive field; kretprobes with maxactive attach "
+                         "through kprobe_events: use --attach-mode=auto or legacy");
     if (opt.mode == Mode::Explain) {
       if (have_program || !positional.empty())
         return usage_error("--explain takes one probe and runs no program");
@@ -207,10 +211,6 @@ struct Parser {
       have_program = true;
     }
     if (!have_program) return usage_error("no program given", "give a script FILE or -e PROGRAM");
-    if (opt.kretprobe_maxactive > 0 && opt.attach_mode == probes::AttachMode::Pmu)
-      return usage_error("--kretprobe-maxactive cannot be used with --attach-mode=pmu",
-                         "the kprobe PMU has no maxactive field; kretprobes with maxactive attach "
-                         "through kprobe_events: use --attach-mode=auto or legacy");
     if (!opt.command.empty() && opt.pid > 0)
       return usage_error("-c and -p cannot be combined", "trace a new command with -c, or a running process with -p");
     return {};

@@ -96,8 +96,11 @@ Status explain_tracepoint(const lang::ProbeSpec& spec, FILE* out) {
   return {};
 }
 
-Status explain_expanded(const lang::ProbeSpec& spec, FILE* out) {
-  Result<std::vector<AttachPoint>> points = expand(spec, ExpandContext{});
+Status explain_expanded(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) {
+  ExpandContext ctx;
+  ctx.maxactive = options.kretprobe_maxactive;
+  Result<std::vector<AttachPoint>> points = expand(spec, ctx);
+  AttachOptions attach{options.mode, options.pid};
   if (!points) return points.error();
   for (const AttachPoint& p : *points) {
     std::fprintf(out, "%s: program type %s\n", p.name.c_str(),
@@ -111,11 +114,34 @@ Status explain_expanded(const lang::ProbeSpec& spec, FILE* out) {
                      p.kind == ProbeKind::Begin ? "once every probe is attached" : "when the run ends");
         break;
       case ProbeKind::Kprobe:
-      case ProbeKind::Kretprobe:
-        std::fprintf(out, "kernel function %s%s%s + %llu; attach: %s\n", p.module.c_str(),
-                     p.module.empty() ? "" : ":", p.func.c_str(), (unsigned long long)p.offset,
-                     sys::has(sys::Feature::kprobe_pmu) ? "kprobe PMU perf event" : "kprobe_events entry");
+      case ProbeKind::Kretprobe: {
+        std::fprintf(out, "kernel function %s%s%s + %llu\n", p.module.c_str(), p.module.empty() ? "" : ":",
+                     p.func.c_str(), (unsigned long long)p.offset);
+        if (uses_kprobe_multi(*points, attach)) {
+          std::fprintf(out, "attach: one kprobe_multi link (BPF_LINK_CREATE) for the %zu functions of the "
+                            "block, told apart by bpf cookies\n", points->size());
+          break;
+        }
+        Result<KprobeRoute> route = kprobe_point_route(p, attach);
+        if (!route) return route.error();
+        if (*route == KprobeRoute::Pmu) {
+          std::fprintf(out, "attach: perf_event_open on the kprobe PMU (config1 = function name, config2 = "
+                            "offset)%s\n",
+                       p.is_return ? " as a kretprobe (maxactive: the kernel's default)" : "");
+        } else {
+          std::string why = p.is_return && p.maxactive > 0
+                                ? "maxactive " + std::to_string(p.maxactive) + " can only be set this way"
+                            : options.mode == AttachMode::Legacy ? "--attach-mode=legacy"
+                                                                 : "this kernel has no kprobe PMU";
+          std::fprintf(out, "attach: kprobe_events line '%s' (%s), then perf_event_open of its "
+                            "tracepoint id; the line is removed when the run ends\n",
+                       sys::dynamic_event_line(p.is_return, p.is_return ? p.maxactive : 0,
+                                               "rawprobe_<pid>_<n>", kprobe_events_target(p))
+                           .c_str(),
+                       why.c_str());
+        }
         break;
+      }
       default:
         std::fprintf(out, "perf_event_open(type %s, config %llu, %s %llu) on %s\n",
                      p.perf_type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_SOFTWARE",
@@ -128,7 +154,7 @@ Status explain_expanded(const lang::ProbeSpec& spec, FILE* out) {
 
 }  // namespace
 
-Status explain_probe(std::string_view text, pid_t pid, FILE* out) {
+Status explain_probe(std::string_view text, const ExplainOptions& options, FILE* out) {
   lang::ProbeSpec spec;
   std::string error;
   if (!lang::parse_probe_spec(text, lang::Span{}, spec, error))
@@ -136,14 +162,14 @@ Status explain_probe(std::string_view text, pid_t pid, FILE* out) {
   switch (spec.kind) {
     case ProbeKind::Uprobe:
     case ProbeKind::Uretprobe:
-    case ProbeKind::Usdt: return explain_uprobe(spec, pid, out);
+    case ProbeKind::Usdt: return explain_uprobe(spec, options.pid, out);
     case ProbeKind::Tracepoint: return explain_tracepoint(spec, out);
-    default: return explain_expanded(spec, out);
+    default: return explain_expanded(spec, options, out);
   }
 }
 
-int run_explain(std::string_view spec, pid_t pid, FILE* out) {
-  Status st = explain_probe(spec, pid, out);
+int run_explain(std::string_view spec, const ExplainOptions& options, FILE* out) {
+  Status st = explain_probe(spec, options, out);
   if (st) return 0;
   std::fprintf(stderr, "rawprobe: %s\n", st.error().message().c_str());
   return 1;

@@ -7,6 +7,8 @@
 //
 // A kernel built without CONFIG_KPROBES has neither the PMU nor kprobe_events: the error
 // says so and names the tracepoints that cover the function's subsystem.
+#include <cerrno>
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -142,6 +144,18 @@ struct PerfPart final : AttachmentSet::Part {
   sys::PerfAttachment attachment;
 };
 
+// An attach error names the probe as the script wrote it (kprobe:vfs_read+1), whichever path
+// failed (the PMU's "vfs_read+0x1", kprobe_events' "vfs_read+1"), and explains the kernel's
+// answer to an offset inside an instruction.
+Error about_point(Error e, const AttachPoint& p) {
+  e.object = p.name;
+  if (e.err == EILSEQ)
+    e.hint = "offset " + std::to_string(p.offset) + " is inside an instruction of " + p.func +
+             ": a kprobe must start at an instruction; take an offset from the function's "
+             "disassembly (objdump -d of the kernel or module)";
+  return e;
+}
+
 class KprobeProvider final : public Provider {
  public:
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
@@ -201,42 +215,34 @@ class KprobeProvider final : public Provider {
       }
       return std::unique_ptr<Attachment>(std::move(set));
     }
-    bool legacy = options.mode == AttachMode::Legacy ||
-                  (options.mode == AttachMode::Auto && !sys::has(sys::Feature::kprobe_pmu));
     bool cookies = sys::has(sys::Feature::perf_link) && prog_fds.size() == 1 && points.size() > 1;
     for (size_t i = 0; i < points.size(); ++i) {
       const AttachPoint& p = points[i];
-      std::string symbol = (p.module.empty() ? "" : p.module + ":") + p.func;
-      // perf_event_attr has no maxactive field: only a kprobe_events line ("r<N>:") sets it.
-      bool needs_maxactive = p.is_return && p.maxactive > 0;
-      if (needs_maxactive && options.mode == AttachMode::Pmu)
-        return make_error("attach with maxactive " + std::to_string(p.maxactive) + " through the kprobe PMU",
-                          p.name,
-                          "the kprobe PMU cannot carry maxactive; use --attach-mode=auto or legacy");
-      if (legacy || needs_maxactive) {
+      Result<KprobeRoute> route = kprobe_point_route(p, options);
+      if (!route) return route.error();
+      if (*route == KprobeRoute::Legacy) {
         Result<sys::DynamicEvent> event = sys::DynamicEvent::create(
-            sys::DynamicKind::kprobe, p.is_return, symbol + "+" + std::to_string(p.offset),
-            needs_maxactive ? p.maxactive : 0);
-        if (!event) return event.error();
+            sys::DynamicKind::kprobe, p.is_return, kprobe_events_target(p), p.is_return ? p.maxactive : 0);
+        if (!event) return about_point(event.error(), p);
         Result<uint32_t> id = event->id();
-        if (!id) return id.error();
+        if (!id) return about_point(id.error(), p);
         Result<sys::Fd> fd = sys::open_tracepoint(*id, -1, 0, p.name);
-        if (!fd) return fd.error();
+        if (!fd) return about_point(fd.error(), p);
         Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
-        if (!a) return a.error();
+        if (!a) return about_point(a.error(), p);
         std::string how = "kprobe_events " + event->group() + "/" + event->name() + ": " + p.name;
         a->keep_event(std::move(*event));
         set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
         continue;
       }
       sys::KprobeTarget target;
-      target.symbol = symbol;
+      target.symbol = (p.module.empty() ? "" : p.module + ":") + p.func;
       target.offset = p.offset;
       target.retprobe = p.is_return;
       Result<sys::Fd> fd = sys::open_kprobe(target);
-      if (!fd) return fd.error();
+      if (!fd) return about_point(fd.error(), p);
       Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
-      if (!a) return a.error();
+      if (!a) return about_point(a.error(), p);
       set->add(std::make_unique<PerfPart>(std::move(*a)), 1, "kprobe PMU perf event: " + p.name);
     }
     return std::unique_ptr<Attachment>(std::move(set));
@@ -266,6 +272,22 @@ class KprobeProvider final : public Provider {
 }  // namespace
 
 bool kprobes_available() { return kernel_has_kprobes(); }
+
+std::string kprobe_events_target(const AttachPoint& point) {
+  return (point.module.empty() ? "" : point.module + ":") + point.func + "+" + std::to_string(point.offset);
+}
+
+Result<KprobeRoute> kprobe_point_route(const AttachPoint& point, const AttachOptions& options) {
+  // perf_event_attr has no maxactive field: only a kprobe_events line ("r<N>:") sets it.
+  bool needs_maxactive = point.is_return && point.maxactive > 0;
+  if (needs_maxactive && options.mode == AttachMode::Pmu)
+    return make_error("attach with maxactive " + std::to_string(point.maxactive) + " through the kprobe PMU",
+                      point.name, "the kprobe PMU cannot carry maxactive; use --attach-mode=auto or legacy");
+  if (needs_maxactive || options.mode == AttachMode::Legacy ||
+      (options.mode == AttachMode::Auto && !sys::has(sys::Feature::kprobe_pmu)))
+    return KprobeRoute::Legacy;
+  return KprobeRoute::Pmu;
+}
 
 bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options) {
   if (options.mode != AttachMode::Auto || points.size() < 2) return false;

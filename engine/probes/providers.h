@@ -22,6 +22,15 @@ bool uses_uprobe_multi(std::span<const AttachPoint> points, const AttachOptions&
 // The same for kprobe_multi (kprobe wildcard sets, auto mode, kprobe_multi available).
 bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options);
 
+// How attach() takes one kprobe point to the kernel when no kprobe_multi link carries the
+// block: the kprobe PMU, or a kprobe_events line (--attach-mode=legacy, no PMU, or a
+// kretprobe maxactive, which only "r<N>:" can set). An error where neither fits (maxactive
+// with --attach-mode=pmu). --explain prints the same choice.
+enum class KprobeRoute { Pmu, Legacy };
+Result<KprobeRoute> kprobe_point_route(const AttachPoint& point, const AttachOptions& options);
+// The PROBE part of a point's kprobe_events line: "[MODULE:]FUNC+OFFSET".
+std::string kprobe_events_target(const AttachPoint& point);
+
 // kprobe.cpp: whether this kernel has kprobes at all (PMU or kprobe_events), and the
 // tracepoints that cover what a kernel function does (for the no-CONFIG_KPROBES error).
 bool kprobes_available();

@@ -99,7 +99,14 @@ Result<Tracee> Tracee::spawn(const std::string& command) {
   std::vector<char*> argv;
   for (std::string& w : *words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  // Every signal blocked across fork: a signal sent to the child before it has reset the
+  // parent's handlers (StopSignals::reset_for_child, which also unblocks) waits until then,
+  // instead of running a handler of ours in the child.
+  sigset_t all, before;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &before);
   pid_t pid = fork();
+  if (pid != 0) pthread_sigmask(SIG_SETMASK, &before, nullptr);
   if (pid < 0) {
     int e = errno;
     for (int fd : {go[0], go[1], err[0], err[1]}) close(fd);

@@ -47,18 +47,14 @@ Result<std::string> event_file(const std::string& category, const std::string& n
   return text;
 }
 
-// One definition line of kprobe_events/uprobe_events (Documentation/trace/kprobetrace.rst):
-//   p:NAME PROBE          a probe
-//   r:NAME PROBE          a return probe
-//   r<MAXACTIVE>:NAME PROBE   a kretprobe with that many instances (kprobe_events only)
-std::string definition_line(bool retprobe, uint32_t maxactive, const std::string& name,
-                            const std::string& probe) {
+}  // namespace
+
+std::string dynamic_event_line(bool retprobe, uint32_t maxactive, const std::string& name,
+                               const std::string& probe) {
   std::string type = retprobe ? "r" : "p";
   if (retprobe && maxactive > 0) type += std::to_string(maxactive);
   return type + ":" + name + " " + probe;
 }
-
-}  // namespace
 
 Result<std::string> tracefs_dir() {
   static std::mutex lock;
@@ -131,7 +127,7 @@ Result<DynamicEvent> DynamicEvent::create(DynamicKind kind, bool retprobe, const
   ev.kind_ = kind;
   ev.name_ = next_event_name();
   ev.group_ = default_group(kind);
-  std::string line = definition_line(retprobe, maxactive, ev.name_, probe);
+  std::string line = dynamic_event_line(retprobe, maxactive, ev.name_, probe);
   if (Status st = write_line(*dir + control_file(kind), line, "define dynamic event", probe); !st)
     return st.error();
   ev.live_ = true;

@@ -25,6 +25,13 @@ Result<std::string> tracepoint_format(const std::string& category, const std::st
 
 enum class DynamicKind { uprobe, kprobe };
 
+// One definition line of kprobe_events/uprobe_events (Documentation/trace/kprobetrace.rst):
+//   p:NAME PROBE              a probe
+//   r:NAME PROBE              a return probe
+//   r<MAXACTIVE>:NAME PROBE   a kretprobe with that many instances (kprobe_events only)
+std::string dynamic_event_line(bool retprobe, uint32_t maxactive, const std::string& name,
+                               const std::string& probe);
+
 // A uprobe_events/kprobe_events entry owned by this process; destroying it removes it.
 class DynamicEvent {
  public:

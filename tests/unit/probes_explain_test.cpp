@@ -33,7 +33,7 @@ Explained explain(const std::string& spec) {
   char* data = nullptr;
   size_t size = 0;
   FILE* out = ::open_memstream(&data, &size);
-  Status st = probes::explain_probe(spec, -1, out);
+  Status st = probes::explain_probe(spec, {}, out);
   std::fclose(out);
   Explained e{std::string(data, size), st};
   std::free(data);

@@ -3,8 +3,9 @@
 #   kprobe-errors/no-such-function   kprobe:<a name no kernel has>: error naming it, exit != 0
 #   kprobe-errors/mid-insn:MODE      kprobe:do_sys_openat2 attached, then kprobe:vfs_read+1,
 #                                    inside vfs_read's first instruction, refused by the kernel
-#                                    (EILSEQ): error naming vfs_read+1 (or +0x1), exit != 0,
-#                                    nothing left
+#                                    (EILSEQ): in both modes the error names the probe as
+#                                    written, 'kprobe:vfs_read+1', and says the offset is
+#                                    inside an instruction; exit != 0, nothing left
 T=/sys/kernel/tracing
 bogus=rawprobe_no_such_function
 
@@ -27,7 +28,7 @@ for mode in pmu legacy; do
   first=$(sed -n 's|^write("[^"]*/kprobe_events", "p:\(rawprobe_[0-9]*_[0-9]*\) do_sys_openat2+0.*|\1|p' "err.$mode")
   removed=yes
   if [ -n "$first" ] && ! grep -q "^write(\"[^\"]*/kprobe_events\", \"-:kprobes/$first" "err.$mode"; then removed=no; fi
-  if [ "$rc" -ne 0 ] && grep -qE 'vfs_read\+(1|0x1)' "msg.$mode" && [ -z "$leftovers" ] && [ "$removed" = yes ]; then
+  if [ "$rc" -ne 0 ] && grep -q "'kprobe:vfs_read+1'" "msg.$mode" && grep -q 'is inside an instruction of vfs_read' "msg.$mode" && [ -z "$leftovers" ] && [ "$removed" = yes ]; then
     vm_result "kprobe-errors/mid-insn:$mode" PASS "exit $rc: $(head -n 2 "msg.$mode" | tr '\n' ' ')${first:+; $first (do_sys_openat2) was defined first, then removed}"
   else
     vm_result "kprobe-errors/mid-insn:$mode" FAIL "exit $rc, stderr: $(head -c 300 "msg.$mode"); left: $leftovers; ${first:+$first removed: $removed}"

@@ -58,3 +58,30 @@ if [ "$rc" -eq 2 ] && grep -q -- '--kretprobe-maxactive cannot be used with --at
 else
   vm_result kprobe-maxactive/pmu FAIL "exit $rc, stderr: $(head -c 400 err.pmu); stdout: $(head -c 200 out.pmu); left: $leftovers"
 fi
+
+# --explain tells the attach a run with the same options makes:
+#   kprobe-maxactive/explain:MODE   its kprobe_events line is the one the run writes (the
+#                                   name aside), with maxactive given as the reason
+#   kprobe-maxactive/explain-pmu    without maxactive, in auto mode: the kprobe PMU, and the
+#                                   run indeed opens a kprobe PMU event and writes no line
+for mode in auto legacy; do
+  "$RAWPROBE" --explain kretprobe:vfs_read --attach-mode="$mode" --kretprobe-maxactive="$max" >"explain.$mode" 2>&1
+  rc=$?
+  told=$(sed -n "s|^attach: kprobe_events line '\(r[0-9]*\):rawprobe_<pid>_<n> \([^']*\)' (maxactive $max can only be set this way).*|\1 \2|p" "explain.$mode")
+  did=$(sed -n 's|^write("[^"]*/kprobe_events", "\(r[0-9]*\):rawprobe_[0-9]*_[0-9]* \([^\\]*\)\\n".*|\1 \2|p' "err.$mode" | head -n 1)
+  if [ "$rc" -eq 0 ] && [ -n "$told" ] && [ "$told" = "$did" ]; then
+    vm_result "kprobe-maxactive/explain:$mode" PASS "explain and run both: $told"
+  else
+    vm_result "kprobe-maxactive/explain:$mode" FAIL "exit $rc, explain told '$told', the run wrote '$did'; explain: $(head -c 400 "explain.$mode")"
+  fi
+done
+"$RAWPROBE" --explain kretprobe:vfs_read >explain.plain 2>&1
+rc=$?
+"$RAWPROBE" --trace-syscalls -e "$program" -c "$sample 1" >out.plain 2>err.plain
+run_rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^attach: perf_event_open on the kprobe PMU' explain.plain && [ "$run_rc" -eq 0 ] &&
+   grep -q '^perf_event_open({type=[0-9]* /\* kprobe \*/' err.plain && ! grep -q 'kprobe_events' err.plain; then
+  vm_result kprobe-maxactive/explain-pmu PASS "$(grep '^attach:' explain.plain)"
+else
+  vm_result kprobe-maxactive/explain-pmu FAIL "explain exit $rc: $(head -c 300 explain.plain); run exit $run_rc: $(grep -m2 'kprobe' err.plain)"
+fi

@@ -34,7 +34,13 @@ tracepoint:syscalls:sys_exit_init_module
 
 # rawprobe --explain kretprobe:vfs_read
 kretprobe:vfs_read: program type kprobe
-kernel function vfs_read + 0; attach: kprobe PMU perf event
+kernel function vfs_read + 0
+attach: perf_event_open on the kprobe PMU (config1 = function name, config2 = offset) as a kretprobe (maxactive: the kernel's default)
+
+# rawprobe --explain kretprobe:vfs_read --kretprobe-maxactive=7
+kretprobe:vfs_read: program type kprobe
+kernel function vfs_read + 0
+attach: kprobe_events line 'r7:rawprobe_<pid>_<n> vfs_read+0' (maxactive 7 can only be set this way), then perf_event_open of its tracepoint id; the line is removed when the run ends
 ```
 
 <!-- readme-test: vm numbers:pid -->
