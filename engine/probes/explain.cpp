@@ -9,6 +9,7 @@
 #include "engine/probes/listing.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/targets.h"
+#include "engine/probes/uprobe_attach.h"
 #include "engine/sys/features.h"
 #include "engine/sys/tracefs.h"
 
@@ -17,15 +18,21 @@ namespace {
 
 void print_steps(const elf::Explain& explain, FILE* out) { std::fputs(explain.text().c_str(), out); }
 
-// How attach() would reach the kernel for a uprobe-family point.
-std::string uprobe_mechanism(bool has_semaphore) {
-  std::string how = sys::has(sys::Feature::uprobe_pmu)
-                        ? "attach: perf_event_open on the uprobe PMU (config1 = path, config2 = "
-                          "file offset); one uprobe_multi link per binary when a block has several "
-                          "points and the kernel has it"
-                        : "attach: a uprobe_events entry rawprobe_<pid>_<n>, opened as a tracepoint";
+// How attach() would reach the kernel for a block of this kind of uprobe-family point, with
+// these options (uprobe_attach.h decides; this only words it).
+std::string uprobe_mechanism(ProbeKind kind, bool has_semaphore, const ExplainOptions& options) {
+  AttachPoint point;
+  point.kind = kind;
+  UprobeRoute route = uprobe_route({&point, 1}, AttachOptions{options.mode, options.pid});
+  std::string how =
+      route == UprobeRoute::Multi
+          ? "attach: one uprobe_multi link per binary (BPF_LINK_CREATE with the path, file offsets "
+            "and bpf cookies), even for one point: its release waits out one grace period, not two"
+      : route == UprobeRoute::Pmu
+          ? "attach: perf_event_open on the uprobe PMU (config1 = path, config2 = file offset)"
+          : "attach: a uprobe_events entry rawprobe_<pid>_<n>, opened as a tracepoint";
   if (has_semaphore)
-    how += sys::has(sys::Feature::uprobe_ref_ctr)
+    how += route == UprobeRoute::Multi || sys::has(sys::Feature::uprobe_ref_ctr)
                ? "; the kernel counts the semaphore (ref_ctr_offset)"
                : "; the semaphore is incremented in the process through /proc/PID/mem (needs -p or -c)";
   return how;
@@ -40,7 +47,8 @@ Error with_provider_hint(Error error, const lang::ProbeSpec& spec, pid_t pid) {
   return points ? error : points.error();
 }
 
-Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
+Status explain_uprobe(const lang::ProbeSpec& spec, const ExplainOptions& explain_options, FILE* out) {
+  pid_t pid = explain_options.pid;
   Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, pid);
   if (!targets) return targets.error();
   for (const TargetFile& t : *targets) {
@@ -54,7 +62,7 @@ Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
       if (!sites) return with_provider_hint(sites.error(), spec, pid);
       bool semaphore = false;
       for (const elf::UsdtSite& s : *sites) semaphore = semaphore || s.site.ref_ctr_offset;
-      std::fprintf(out, "%s\n", uprobe_mechanism(semaphore).c_str());
+      std::fprintf(out, "%s\n", uprobe_mechanism(spec.kind, semaphore, explain_options).c_str());
       continue;
     }
     elf::ResolveOptions options;
@@ -73,7 +81,7 @@ Status explain_uprobe(const lang::ProbeSpec& spec, pid_t pid, FILE* out) {
     if (spec.kind == ProbeKind::Uretprobe)
       std::fprintf(out, "return probe: the kernel plants the breakpoint at the entry and swaps "
                         "the return address, so the program runs when the function returns\n");
-    std::fprintf(out, "%s\n", uprobe_mechanism(false).c_str());
+    std::fprintf(out, "%s\n", uprobe_mechanism(spec.kind, false, explain_options).c_str());
   }
   return {};
 }
@@ -162,7 +170,7 @@ Status explain_probe(std::string_view text, const ExplainOptions& options, FILE*
   switch (spec.kind) {
     case ProbeKind::Uprobe:
     case ProbeKind::Uretprobe:
-    case ProbeKind::Usdt: return explain_uprobe(spec, options.pid, out);
+    case ProbeKind::Usdt: return explain_uprobe(spec, options, out);
     case ProbeKind::Tracepoint: return explain_tracepoint(spec, out);
     default: return explain_expanded(spec, options, out);
   }

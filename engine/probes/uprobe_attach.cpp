@@ -62,6 +62,14 @@ bool uses_uprobe_multi(std::span<const AttachPoint> points, const AttachOptions&
   return sys::has(sys::Feature::uprobe_multi);
 }
 
+UprobeRoute uprobe_route(std::span<const AttachPoint> points, const AttachOptions& options) {
+  if (uses_uprobe_multi(points, options)) return UprobeRoute::Multi;
+  if (options.mode == AttachMode::Legacy ||
+      (options.mode == AttachMode::Auto && !sys::has(sys::Feature::uprobe_pmu)))
+    return UprobeRoute::Legacy;
+  return UprobeRoute::Pmu;
+}
+
 bool semaphore_in_process_memory(const AttachPoint& point) {
   return uprobe_family(point.kind) && point.ref_ctr_offset && !sys::has(sys::Feature::uprobe_ref_ctr);
 }
@@ -72,9 +80,11 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
   Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
   if (!fds) return fds.error();
   auto set = std::make_unique<AttachmentSet>();
-  bool multi = uses_uprobe_multi(points, options) && prog_fds.size() == 1;
-  bool legacy = options.mode == AttachMode::Legacy ||
-                (options.mode == AttachMode::Auto && !multi && !sys::has(sys::Feature::uprobe_pmu));
+  UprobeRoute route = uprobe_route(points, options);
+  // A block with a program per point (no cookies) cannot share one multi link.
+  bool multi = route == UprobeRoute::Multi && prog_fds.size() == 1;
+  bool legacy = route == UprobeRoute::Legacy ||
+                (!multi && options.mode == AttachMode::Auto && !sys::has(sys::Feature::uprobe_pmu));
   // The kernel maintains semaphores through ref_ctr_offset in the multi link, and in the PMU
   // and tracefs paths since 4.20; otherwise hold them in the process's memory.
   bool kernel_counts = multi || sys::has(sys::Feature::uprobe_ref_ctr);

@@ -17,6 +17,11 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
                                                    std::span<const int> prog_fds,
                                                    const AttachOptions& options);
 
+// The path attach_uprobes takes for a block served by one program (cookies tell its points
+// apart); --explain prints the same choice.
+enum class UprobeRoute { Multi, Pmu, Legacy };
+UprobeRoute uprobe_route(std::span<const AttachPoint> points, const AttachOptions& options);
+
 // True when `point` has a USDT semaphore and this kernel cannot count it (no ref_ctr_offset):
 // it will be written in the traced process's memory, so that process must have mapped the
 // binary before the attach (with -c: the command stopped at exec). The uprobe_multi link,

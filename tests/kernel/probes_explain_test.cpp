@@ -73,3 +73,28 @@ TEST_CASE("-l kprobe: the kernel's functions, or a clear note on a kernel withou
   CHECK(all.status == 0);
   CHECK(all.out.find("tracepoint:syscalls:sys_enter_read\n") != std::string::npos);
 }
+
+TEST_CASE("--explain uprobe names the attach a run with the same --attach-mode makes") {
+  const std::string fun = cli_test::sample("fun");
+  const std::string probe = "uprobe:" + fun + ":bar";
+  struct Mode {
+    const char* name;
+    const char* explained;  // the start of --explain's attach line
+    const char* traced;     // what --trace-syscalls shows the run doing
+  };
+  for (Mode m : {Mode{"auto", "attach: one uprobe_multi link per binary", "attach_type=BPF_TRACE_UPROBE_MULTI"},
+                 Mode{"pmu", "attach: perf_event_open on the uprobe PMU", " /* uprobe */"},
+                 Mode{"legacy", "attach: a uprobe_events entry", "/uprobe_events\", \"p:rawprobe_"}}) {
+    CAPTURE(m.name);
+    cli_test::RunResult told = run_rawprobe({"--explain", probe, std::string("--attach-mode=") + m.name});
+    INFO(told.out, told.err);
+    CHECK(told.status == 0);
+    CHECK(told.out.find(std::string("\n") + m.explained) != std::string::npos);
+    cli_test::RunResult did = run_rawprobe({"--trace-syscalls", std::string("--attach-mode=") + m.name, "-c", fun,
+                                            "-e", probe + " { @ = count(); }"});
+    INFO(did.err);
+    CHECK(did.status == 0);
+    // The run's own attach (a BPF_TRACE_UPROBE_MULTI feature probe names "/" as its path).
+    CHECK(did.err.find(m.traced) != std::string::npos);
+  }
+}
