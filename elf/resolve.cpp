@@ -39,8 +39,11 @@ Result<UprobeSite> place(Binary& binary, const Symbol& sym, uint64_t offset,
   if (sym.ifunc() && !options.ifunc_resolver)
     return file.error("'" + name + "' is a GNU indirect function (IFUNC): its address is the "
                       "resolver, which runs once at load time, not the implementation",
-                      "probe the implementation the resolver returns (often named " + name +
-                          "_<variant>), or ask for the resolver explicitly");
+                      "probe one of the implementations it chooses from, which are functions of "
+                      "their own (glibc's strlen: __strlen_avx2, __strlen_evex, ..., local symbols found "
+                      "in the separate debug file, Debian's libc6-dbg; list them with "
+                      "-l 'uprobe:" + file.path() + ":*" + std::string(sym.name) + "*'), or the resolver itself "
+                      "by its address: uprobe:" + file.path() + ":" + hex(sym.address));
   if (sym.address == 0)
     return file.error("'" + name + "' has address 0 (an undefined or absolute symbol)",
                       "probe the library that defines it");

@@ -164,7 +164,23 @@ TEST_CASE("IFUNC symbols, imports and unknown names are refused with the reason"
   CHECK(ifunc.error().message().find("IFUNC") != std::string::npos);
   ResolveOptions resolver;
   resolver.ifunc_resolver = true;
-  CHECK(resolve_function(*binary, "add", 0, resolver));
+  auto by_name = resolve_function(*binary, "add", 0, resolver);
+  REQUIRE(by_name);
+  // The hint's address form names the resolver: readelf's value for the IFUNC symbol 'add',
+  // and probing that address (BIN:0xADDR) gives the same site.
+  std::string hint = ifunc.error().hint;
+  CAPTURE(hint);
+  std::string spec = "uprobe:" + elf_sample("cxx_names") + ":0x";
+  size_t at = hint.find(spec);
+  REQUIRE(at != std::string::npos);
+  uint64_t address = std::stoull(hint.substr(at + spec.size()), nullptr, 16);
+  uint64_t readelf_value = 0;
+  for (const OracleSym& o : readelf_functions(elf_sample("cxx_names")))
+    if (o.name == "add" && o.type == "IFUNC") readelf_value = o.value;
+  CHECK(address == readelf_value);
+  auto by_address = resolve_address(*binary, address, {});
+  REQUIRE(by_address);
+  CHECK(by_address->file_offset == by_name->front().file_offset);
 
   auto import = resolve_function(*binary, "printf", 0, {});
   REQUIRE(!import);
