@@ -87,6 +87,13 @@ std::vector<Case> cases() {
        "uprobe:" + fun + ":foo, uretprobe:" + fun + ":bar { printf(\"%s\\n\", probe); print(probe); @[probe] = count(); }"},
       {"probe in printf on a tracepoint wildcard", fun,
        "tracepoint:syscalls:sys_enter_write* /comm == \"fun\"/ { printf(\"[%s]\\n\", probe); }"},
+      // More live values than BPF has callee-saved registers: the spills must keep every one.
+      {"register pressure: a deep expression over retval and eight scratch variables", fun + " 2",
+       "uretprobe:" + fun + ":bar { $a = retval; $b = $a + 1; $c = $b * 3; $d = $c - 7; $e = $d ^ 5; $f = $e | 64;"
+       " $g = $f % 11; $h = $g + $a;"
+       " printf(\"%d\\n\", ($a + ($b * ($c - ($d + ($e * ($f - ($g + ($h * ($a + ($b - ($c * $d)))))))))))"
+       " + (($e - $f) * ($g + $h) - ($a * $b) % 13));"
+       " @deep[($a + 1) * (($b + 2) * (($c + 3) * (($d + 4) * ($e + 5))))] = count(); }"},
       {"delete leaves an empty map", fun + " 2",
        "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
   };
