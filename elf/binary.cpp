@@ -11,7 +11,7 @@ Result<Binary> Binary::open(const std::string& path, FsRoots roots) {
   auto file = ElfFile::open(path);
   if (!file) return file.error();
   Binary b;
-  b.state_ = std::make_unique<State>(State{std::move(*file), std::move(roots), {}, {}, false, false, {}});
+  b.state_ = std::make_unique<State>(State{std::move(*file), std::move(roots), {}, {}, false, false, {}, {}});
   return b;
 }
 
@@ -39,6 +39,7 @@ Result<bool> Binary::load_debug_symbols() {
   if (!debug) return debug.error();
   if (Status s = state_->symbols->add_debug_file(*debug); !s) return s.error();
   state_->debug_loaded = true;
+  state_->debug_path = *path;
   return true;
 }
 

@@ -28,6 +28,8 @@ class Binary {
   // `searched` lists the paths tried (for messages).
   Result<bool> load_debug_symbols();
   const std::vector<std::string>& debug_paths_searched() const { return state_->debug_searched; }
+  // The separate debug file whose symbols were added; empty when none was loaded.
+  const std::string& debug_path() const { return state_->debug_path; }
   Result<const std::vector<UsdtNote>*> usdt_notes();
 
  private:
@@ -38,6 +40,7 @@ class Binary {
     std::optional<std::vector<UsdtNote>> notes;
     bool debug_tried = false, debug_loaded = false;
     std::vector<std::string> debug_searched;
+    std::string debug_path;
   };
   std::unique_ptr<State> state_;
 };

@@ -109,10 +109,12 @@ Status SymbolTable::read_table(const ElfFile& file, const Section& table, uint8_
       std::string_view rest = name->substr(at + 1);
       s.default_version = !rest.empty() && rest[0] == '@';
       s.version = s.default_version ? rest.substr(1) : rest;
+      s.spelled_versioned = true;
     } else if (i < versions.size() && !versions[i].name.empty()) {
       s.version = versions[i].name;
       s.default_version = !versions[i].hidden;
     }
+    s.spelled_plain = !s.spelled_versioned;
     s.address = sym.st_value;
     if (arm && (s.address & 1)) {
       s.thumb = true;
@@ -144,6 +146,8 @@ void SymbolTable::finish() {
         (s.version.empty() || s.version == functions_[out - 1].version)) {
       Symbol& m = functions_[out - 1];
       m.sources |= s.sources;
+      m.spelled_plain |= s.spelled_plain;
+      m.spelled_versioned |= s.spelled_versioned;
       if (m.version.empty()) {
         m.version = s.version;
         m.default_version = s.default_version;

@@ -33,6 +33,11 @@ struct Symbol {
   uint8_t type = 0;          // STT_FUNC or STT_GNU_IFUNC
   bool thumb = false;        // arm: the symbol's value had bit 0 set
   uint8_t sources = 0;       // SymbolSource bits
+  // How the tables spell the name: plain ("malloc": .dynsym always, whose versions live in
+  // .gnu.version) and/or with its version (glibc's .symtab writes "_IO_do_write@@GLIBC_2.2.5").
+  // Listings print each spelling, as bpftrace does (elf/listing.h).
+  bool spelled_plain = false;
+  bool spelled_versioned = false;
   uint32_t id = 0;           // index in SymbolTable::functions()
 
   bool ifunc() const;

@@ -1,11 +1,9 @@
 #include "engine/probes/uprobe_functions.h"
 
-#include <algorithm>
-
 #include "elf/disasm_listing.h"
 #include "elf/hex.h"
+#include "elf/listing.h"
 #include "elf/segments.h"
-#include "elf/symbol_match.h"
 
 namespace rawprobe::probes {
 
@@ -20,8 +18,11 @@ std::vector<std::string> describe_function(elf::Binary& bin, const elf::Symbol& 
     where = place.error().message();
   lines.push_back("    address " + elf::hex(sym.address) + ", size " + std::to_string(sym.size) +
                   ", " + where);
+  std::string from = elf::source_names(sym.sources);
+  if ((sym.sources & elf::kFromDebugFile) && !bin.debug_path().empty())
+    from += " (debug file " + bin.debug_path() + ")";
   lines.push_back("    symbol " + sym.versioned_name() + " " + std::string(sym.binding_name()) +
-                  " from " + elf::source_names(sym.sources));
+                  " from " + from);
   if (!disassemble) return lines;
   Result<const elf::SymbolTable*> table = bin.symbols();
   Result<std::vector<std::string>> dis =
@@ -54,30 +55,18 @@ Status list_functions(const ListRequest& request, ListSink& sink) {
   elf::SymbolQuery query = elf::parse_symbol_query(pattern);
   for (const TargetFile& t : *resolved) {
     Result<std::shared_ptr<elf::Binary>> bin = open_binary(t.path);
-    Result<const elf::SymbolTable*> table = bin ? (*bin)->symbols() : Result<const elf::SymbolTable*>(bin.error());
-    if (!table) {
+    Result<elf::FunctionNames> listed =
+        bin ? elf::list_function_names(**bin, query) : Result<elf::FunctionNames>(bin.error());
+    if (!listed) {
       if (resolved->size() > 1) continue;  // -p/glob listings skip what is not ELF
-      return table.error();
+      return listed.error();
     }
-    std::vector<const elf::Symbol*> found = elf::find_functions(**table, query);
-    // bpftrace prints each name once, sorted by name. Views, not copies: libjvm.so has
-    // ~48,000 functions, and sorting copied strings was most of the time of listing them.
-    // Raw names point into the ELF file; demangled ones into the table's cache.
-    std::vector<std::pair<std::string_view, const elf::Symbol*>> named;
-    named.reserve(found.size());
-    for (const elf::Symbol* s : found)
-      named.emplace_back(query.demangled ? std::string_view((*table)->demangled(*s)) : s->name, s);
-    std::sort(named.begin(), named.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    named.erase(std::unique(named.begin(), named.end(),
-                            [](const auto& a, const auto& b) { return a.first == b.first; }),
-                named.end());
-    bool one = named.size() == 1;
+    bool one = listed->names.size() == 1;
     std::string prefix = request.provider + ":" + t.display + ":", line;
-    for (const auto& [name, sym] : named) {
-      line.assign(prefix).append(name);  // one buffer for every line, not one each
+    for (const elf::ListedName& n : listed->names) {
+      line.assign(prefix).append(n.name);  // one buffer for every line, not one each
       if (!sink.line(line) || !sink.verbose()) continue;
-      for (const std::string& line : describe_function(**bin, *sym, one)) sink.detail(line);
+      for (const std::string& detail : describe_function(**bin, *n.symbol, one)) sink.detail(detail);
     }
   }
   return {};
