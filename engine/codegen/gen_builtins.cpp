@@ -8,6 +8,7 @@
 //   retval, argN     pt_regs slots of the point's arch table (r6 = ctx); argN past the
 //                    argument registers from the stack where the ABI puts them
 //   args->f          tracepoint record at the field's offset (the context itself)
+//   argN (rawtracepoint)  u64 args[N] of the context: ctx + 8 * N
 //   probe, func      the point id: an index into CompiledScript::point_names, a constant when
 //                    the program serves one point, else first id + bpf_get_attach_cookie()
 //                    (the point's index); user space prints the point's name or function
@@ -104,6 +105,9 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
 IntVal ProgramGen::arg(const Expr& e) {
   const probes::AttachPoint& point = *target_.points.front();
   if (point.kind == lang::ProbeKind::Usdt) return usdt_arg(e);
+  // A raw tracepoint's context is the tracepoint's arguments, u64 args[]: argN at 8 * N.
+  if (point.kind == lang::ProbeKind::RawTracepoint)
+    return context_reg(arch::RegSlot{"args", static_cast<uint16_t>(8 * e.arg_index), 8});
   const arch::Table& t = arch_table(e.span);
   uint32_t n = e.arg_index;
   if (t.stack_args_offset == 0 && n < t.arg_regs.size()) {

@@ -20,10 +20,11 @@ constexpr ProviderName kProviders[] = {
     {"interval", "i", ProbeKind::Interval},        {"profile", "p", ProbeKind::Profile},
     {"software", "s", ProbeKind::Software},        {"hardware", "h", ProbeKind::Hardware},
     {"kprobe", "k", ProbeKind::Kprobe},            {"kretprobe", "kr", ProbeKind::Kretprobe},
+    {"rawtracepoint", "rt", ProbeKind::RawTracepoint},
 };
 // Probe types bpftrace has that rawprobe does not implement: named, so the error is precise.
-constexpr const char* kUnsupported[] = {"kfunc", "f", "kretfunc", "fr", "rawtracepoint", "rt",
-                                        "watchpoint", "w", "asyncwatchpoint", "aw", "iter", "it"};
+constexpr const char* kUnsupported[] = {"kfunc", "f", "kretfunc", "fr", "watchpoint", "w",
+                                        "asyncwatchpoint", "aw", "iter", "it"};
 
 // perf's software and hardware event names with bpftrace's aliases (perf_event_open(2)).
 const std::vector<std::string> kSoftwareEvents = {
@@ -153,6 +154,19 @@ bool parse_tracepoint(const std::vector<std::string>& p, ProbeSpec& out, std::st
   return true;
 }
 
+// rawtracepoint:NAME: the kernel finds a raw tracepoint by its name alone (bpf(2)
+// BPF_RAW_TRACEPOINT_OPEN), so there is no category part.
+bool parse_raw_tracepoint(const std::vector<std::string>& p, ProbeSpec& out, std::string& error) {
+  if (p.size() != 2 || p[1].empty()) {
+    error = "rawtracepoint needs rawtracepoint:NAME, with no category (e.g. rawtracepoint:sched_switch; "
+            "list them with -l 'rawtracepoint:*')";
+    return false;
+  }
+  out.name = p[1];
+  out.wildcard = has_wildcard(out.name);
+  return true;
+}
+
 bool parse_timer(const std::vector<std::string>& p, ProbeSpec& out, std::string& error) {
   const char* kind = probe_kind_name(out.kind);
   if (p.size() != 3) {
@@ -235,6 +249,7 @@ bool parse_args(const std::vector<std::string>& parts, ProbeSpec& out, std::stri
     case ProbeKind::Uretprobe: return parse_user(parts, out, error);
     case ProbeKind::Usdt: return parse_usdt(parts, out, error);
     case ProbeKind::Tracepoint: return parse_tracepoint(parts, out, error);
+    case ProbeKind::RawTracepoint: return parse_raw_tracepoint(parts, out, error);
     case ProbeKind::Interval:
     case ProbeKind::Profile: return parse_timer(parts, out, error);
     case ProbeKind::Software:

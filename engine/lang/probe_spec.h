@@ -5,6 +5,7 @@
 //   uprobe:/bin/x:"ns::f(int)"            kind Uprobe, func "ns::f(int)", quoted
 //   usdt:/tmp/hello_usdt:prov:name         kind Usdt, target, provider "prov", name "name"
 //   tracepoint:syscalls:sys_enter_read     kind Tracepoint, provider "syscalls", name "sys_enter_read"
+//   rawtracepoint:sched_switch / rt:sys_*  kind RawTracepoint, name "sched_switch"
 //   interval:ms:100 / profile:hz:99        unit "ms"/"hz", value 100/99
 //   software:cpu-clock:1000                event "cpu-clock", value 1000
 //   kprobe:vfs_read+8 / kprobe:ext4:ext4_sync_fs   func, offset, target (the module)
@@ -20,7 +21,7 @@ namespace rawprobe::lang {
 
 enum class ProbeKind : uint8_t {
   Begin, End, Uprobe, Uretprobe, Usdt, Tracepoint, Interval, Profile, Software, Hardware,
-  Kprobe, Kretprobe,
+  Kprobe, Kretprobe, RawTracepoint,
 };
 
 // The canonical provider name: "uprobe", "BEGIN", ...
@@ -39,7 +40,7 @@ struct ProbeSpec {
   uint64_t address = 0;   // uprobe BIN:0xADDR
   bool has_address = false;
   std::string provider;   // usdt provider (empty = any); tracepoint category
-  std::string name;       // usdt probe name; tracepoint event name
+  std::string name;       // usdt probe name; tracepoint and raw tracepoint event name
   std::string unit;       // interval/profile: "s", "ms", "us", "hz"
   std::string event;      // software/hardware event name as written
   uint64_t value = 0;     // interval/profile period or rate; software/hardware count

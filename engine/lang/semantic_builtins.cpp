@@ -21,8 +21,18 @@ constexpr BuiltinDef kBuiltins[] = {
 };
 
 bool is_ret(ProbeKind k) { return probe_kind_is_return(k); }
-bool has_args_regs(ProbeKind k) { return k == ProbeKind::Uprobe || k == ProbeKind::Kprobe || k == ProbeKind::Usdt; }
+bool has_args_regs(ProbeKind k) {
+  return k == ProbeKind::Uprobe || k == ProbeKind::Kprobe || k == ProbeKind::Usdt || k == ProbeKind::RawTracepoint;
+}
 bool is_tracepoint(ProbeKind k) { return k == ProbeKind::Tracepoint; }
+bool is_raw_tracepoint(ProbeKind k) { return k == ProbeKind::RawTracepoint; }
+// A raw tracepoint's context is u64 args[MAX_BPF_FUNC_ARGS]: the verifier refuses reads past
+// 12 * 8 bytes (kernel/trace/bpf_trace.c raw_tp_prog_is_valid_access).
+constexpr uint32_t kRawTracepointMaxArgs = 12;
+// A raw tracepoint has no record with named fields, only the tracepoint's arguments.
+constexpr const char* kRawTracepointArgsError =
+    "The args builtin can not be used with 'rawtracepoint' probes (a raw tracepoint passes only "
+    "its arguments: read them as arg0, arg1, ...)";
 // bpftrace 0.17 refuses `func` in usdt probes too ("can not be used with 'usdt' probes").
 bool has_func(ProbeKind k) {
   return k == ProbeKind::Uprobe || k == ProbeKind::Uretprobe || k == ProbeKind::Kprobe || k == ProbeKind::Kretprobe;
@@ -70,7 +80,15 @@ void Checker::builtin(Expr& e) {
     e.builtin = BuiltinId::Arg;
     e.arg_index = index;
     if (!all_specs(has_args_regs)) {
+      // bpftrace 0.17's words (it has no raw tracepoints), kept for its error-message oracle.
       error(e.span, "The " + e.name + " builtin can only be used with 'kprobes', 'uprobes' and 'usdt' probes");
+      return;
+    }
+    if (index >= kRawTracepointMaxArgs && std::any_of(probe_->specs.begin(), probe_->specs.end(),
+                                                     [](const ProbeSpec& s) { return is_raw_tracepoint(s.kind); })) {
+      error(e.span, "rawtracepoint probes have at most " + std::to_string(kRawTracepointMaxArgs) +
+                        " arguments (arg0..arg" + std::to_string(kRawTracepointMaxArgs - 1) + "): " + e.name +
+                        " is past them");
       return;
     }
     note_builtin(BuiltinId::Arg);
@@ -91,18 +109,26 @@ void Checker::builtin(Expr& e) {
     case BuiltinId::Comm: e.type = Type::string(16); break;  // TASK_COMM_LEN
     case BuiltinId::Retval:
       if (!all_specs(is_ret)) {
-        std::string hint = all_specs(is_tracepoint) ? " (try to use args->ret instead)" : "";
+        std::string hint = all_specs(is_tracepoint) ? " (try to use args->ret instead)"
+                           : all_specs(is_raw_tracepoint)
+                               ? " (a raw tracepoint has no return value; sys_exit's is arg1)"
+                               : "";
         error(e.span, "The retval builtin can only be used with 'kretprobe' and 'uretprobe' probes" + hint);
         return;
       }
       e.type = Type::integer(8, false);
       break;
     case BuiltinId::Args:
+      if (all_specs(is_raw_tracepoint)) {
+        error(e.span, kRawTracepointArgsError);
+        return;
+      }
       error(e.span, "The args builtin must be followed by a field: args->NAME (or args.NAME)");
       return;
     case BuiltinId::Func:
       if (!all_specs(has_func)) {
-        error(e.span, "The func builtin can not be used with '" + probe_kinds_text() + "' probes");
+        error(e.span, "The func builtin can not be used with '" + probe_kinds_text() + "' probes" +
+                          (all_specs(is_raw_tracepoint) ? " (a raw tracepoint is not a function; probe names it)" : ""));
         return;
       }
       // The point's function name, looked up by point id like `probe` (codegen/compiled_script.h);
@@ -126,7 +152,10 @@ void Checker::field(Expr& e) {
   }
   base.builtin = BuiltinId::Args;
   if (!all_specs(is_tracepoint)) {
-    error(base.span, "The args builtin can only be used with tracepoint probes (" + probe_kinds_text() + " used here)");
+    if (all_specs(is_raw_tracepoint))
+      error(base.span, kRawTracepointArgsError);
+    else
+      error(base.span, "The args builtin can only be used with tracepoint probes (" + probe_kinds_text() + " used here)");
     return;
   }
   if (!opts_.tracepoints) {

@@ -27,7 +27,7 @@ const Listed kListed[] = {
     {"kprobe", "k", kprobe_provider, false},
     {"kretprobe", "kr", kprobe_provider, false},
     {"profile", "p", profile_provider, false},
-    {"rawtracepoint", "rt", tracepoint_provider, false},
+    {"rawtracepoint", "rt", rawtracepoint_provider, false},
     {"software", "s", software_provider, false},
     {"tracepoint", "t", tracepoint_provider, false},
     {"uprobe", "u", uprobe_provider, true},

@@ -12,6 +12,7 @@ namespace rawprobe::probes {
 ProgramType program_type(ProbeKind kind) {
   switch (kind) {
     case ProbeKind::Tracepoint: return ProgramType::Tracepoint;
+    case ProbeKind::RawTracepoint: return ProgramType::RawTracepoint;
     case ProbeKind::Interval:
     case ProbeKind::Profile:
     case ProbeKind::Software:
@@ -25,6 +26,7 @@ const char* program_type_name(ProgramType type) {
     case ProgramType::Kprobe: return "kprobe";
     case ProgramType::Tracepoint: return "tracepoint";
     case ProgramType::PerfEvent: return "perf_event";
+    case ProgramType::RawTracepoint: return "raw_tracepoint";
   }
   return "?";
 }
@@ -34,6 +36,7 @@ uint32_t kernel_prog_type(ProgramType type) {
     case ProgramType::Kprobe: return BPF_PROG_TYPE_KPROBE;
     case ProgramType::Tracepoint: return BPF_PROG_TYPE_TRACEPOINT;
     case ProgramType::PerfEvent: return BPF_PROG_TYPE_PERF_EVENT;
+    case ProgramType::RawTracepoint: return BPF_PROG_TYPE_RAW_TRACEPOINT;
   }
   return BPF_PROG_TYPE_UNSPEC;
 }
@@ -65,6 +68,9 @@ LoadPlan load_plan(std::span<const AttachPoint> points, const AttachOptions& opt
   } else if (uses_kprobe_multi(points, options)) {
     plan.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
     plan.cookies = true;
+  } else if (plan.type == ProgramType::RawTracepoint) {
+    // BPF_RAW_TRACEPOINT_OPEN carries a cookie only since 6.10: a program per point instead.
+    plan.cookies = false;
   } else {
     // Perf-event programs get their cookie through BPF_LINK_CREATE(BPF_PERF_EVENT), 5.15.
     plan.cookies = sys::has(sys::Feature::perf_link);
@@ -80,6 +86,7 @@ const Provider& provider_for(ProbeKind kind) {
     case ProbeKind::Uretprobe: return uprobe_provider();
     case ProbeKind::Usdt: return usdt_provider();
     case ProbeKind::Tracepoint: return tracepoint_provider();
+    case ProbeKind::RawTracepoint: return rawtracepoint_provider();
     case ProbeKind::Kprobe:
     case ProbeKind::Kretprobe: return kprobe_provider();
     case ProbeKind::Interval: return interval_provider();

@@ -45,9 +45,11 @@ enum class ProgramType {
   Tracepoint,  // BPF_PROG_TYPE_TRACEPOINT: the context is the tracefs record (args->field)
   PerfEvent,   // BPF_PROG_TYPE_PERF_EVENT: interval, profile, software, hardware; the context
                // is struct bpf_perf_event_data, whose first member is pt_regs
+  RawTracepoint,  // BPF_PROG_TYPE_RAW_TRACEPOINT: rawtracepoint; the context is the
+                  // tracepoint's arguments, u64 args[] (engine/sys/raw_tracepoint.h)
 };
 ProgramType program_type(ProbeKind kind);
-const char* program_type_name(ProgramType type);  // "kprobe", "tracepoint", "perf_event"
+const char* program_type_name(ProgramType type);  // "kprobe", "tracepoint", "perf_event", "raw_tracepoint"
 uint32_t kernel_prog_type(ProgramType type);       // its BPF_PROG_TYPE_* number
 
 // A USDT argument of one location, with what codegen needs beyond the parsed spec.
@@ -82,7 +84,7 @@ struct AttachPoint {
   std::string usdt_provider, usdt_name;
   std::vector<UsdtArgument> usdt_args;
 
-  // tracepoint
+  // tracepoint; rawtracepoint (event only, category: the tracefs category it is listed in)
   std::string category, event;
   std::vector<lang::TracepointField> fields;
 

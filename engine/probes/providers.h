@@ -8,7 +8,8 @@ namespace rawprobe::probes {
 const Provider& begin_end_provider();  // begin_end.cpp
 const Provider& uprobe_provider();     // uprobe.cpp (uprobe and uretprobe)
 const Provider& usdt_provider();       // usdt.cpp
-const Provider& tracepoint_provider(); // tracepoint.cpp (also lists rawtracepoint)
+const Provider& tracepoint_provider(); // tracepoint.cpp
+const Provider& rawtracepoint_provider();  // rawtracepoint.cpp
 const Provider& kprobe_provider();     // kprobe.cpp (kprobe and kretprobe)
 const Provider& interval_provider();   // interval.cpp
 const Provider& profile_provider();    // profile.cpp

@@ -140,9 +140,8 @@ class TracepointProvider final : public Provider {
     return std::unique_ptr<Attachment>(std::move(set));
   }
 
-  // tracepoint:CATEGORY:NAME, with -v the record fields as bpftrace prints them; and
-  // rawtracepoint:NAME for every real kernel tracepoint (the syscalls category is made of
-  // ftrace syscall events, which raw tracepoints cannot reach: raw_syscalls covers them).
+  // tracepoint:CATEGORY:NAME, with -v the record fields as bpftrace prints them
+  // (rawtracepoint:NAME lines: rawtracepoint.cpp).
   Status list(const ListRequest& request, ListSink& sink) const override {
     Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
     if (!all) return all.error();
@@ -150,11 +149,8 @@ class TracepointProvider final : public Provider {
     std::sort(all->begin(), all->end(), [](const auto& a, const auto& b) {
       return a.first + ":" + a.second < b.first + ":" + b.second;
     });
-    bool raw = request.provider == "rawtracepoint";
     std::string category = "*", name = "*";
-    if (raw) {
-      if (!request.parts.empty()) name = request.parts.back();
-    } else if (request.parts.size() == 1) {
+    if (request.parts.size() == 1) {
       category = request.parts[0];
     } else if (request.parts.size() >= 2) {
       category = request.parts[0];
@@ -162,10 +158,6 @@ class TracepointProvider final : public Provider {
     }
     for (auto& [c, n] : *all) {
       if (!elf::glob_match(category, c) || !elf::glob_match(name, n)) continue;
-      if (raw) {
-        if (c != "syscalls") sink.line("rawtracepoint:" + n);
-        continue;
-      }
       if (!sink.line("tracepoint:" + c + ":" + n) || !sink.verbose()) continue;
       Result<std::string> format = sys::tracepoint_format(c, n);
       if (!format) return format.error();

@@ -114,6 +114,10 @@ std::string link_create(const AttrView& v) {
   return f.braces();
 }
 
+std::string raw_tracepoint_open(const union bpf_attr& a) {
+  return FieldList().str("name", a.raw_tracepoint.name).num("prog_fd", a.raw_tracepoint.prog_fd).braces();
+}
+
 std::string get_info(const union bpf_attr& a) {
   return FieldList().num("bpf_fd", a.info.bpf_fd).num("info_len", a.info.info_len).ptr("info", a.info.info).braces();
 }
@@ -147,6 +151,7 @@ std::string bpf_request(const BpfCall& c) {
     case BPF_PROG_LOAD: attr = prog_load(v.attr); break;
     case BPF_OBJ_GET_INFO_BY_FD: attr = get_info(v.attr); break;
     case BPF_LINK_CREATE: attr = link_create(v); break;
+    case BPF_RAW_TRACEPOINT_OPEN: attr = raw_tracepoint_open(v.attr); break;
     case BPF_PROG_TEST_RUN: attr = test_run(v.attr); break;
     default: attr = hex_string(reinterpret_cast<uintptr_t>(c.attr)); break;
   }

@@ -42,6 +42,11 @@ std::string bpf_hint(const BpfCall& c, int err) {
       return "the attr sets a field this (older) kernel does not know";
     case EINVAL:
       if (c.cmd == BPF_LINK_CREATE) return link_hint(c);
+      // bpf_probe_register(): the highest context offset the program reads must lie within
+      // the tracepoint's arguments (8 bytes each).
+      if (c.cmd == BPF_RAW_TRACEPOINT_OPEN)
+        return "the program reads an argument the tracepoint does not have (argN past the last "
+               "parameter of its TP_PROTO), or is not a raw_tracepoint program";
       if (c.cmd == BPF_MAP_CREATE)
         return "map type, flags or sizes not supported by this kernel (ring buffers need 5.8 and a "
                "power-of-2 multiple of the page size)";
@@ -53,6 +58,11 @@ std::string bpf_hint(const BpfCall& c, int err) {
       return "not enough memory for BPF objects: before 5.11 they count against RLIMIT_MEMLOCK "
              "(ulimit -l), since then against the cgroup's memory limit";
     case EBADF: return "a file descriptor in the attr is not open or not of the right kind";
+    case ENOENT:
+      if (c.cmd == BPF_RAW_TRACEPOINT_OPEN)
+        return "no kernel tracepoint of this name (in vmlinux or a loaded module); list them with "
+               "-l 'rawtracepoint:*'";
+      return "";
     case ESRCH:
       if (c.cmd == BPF_LINK_CREATE) return "no such kernel function (kprobe_multi symbol)";
       return "";

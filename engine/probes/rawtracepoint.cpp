@@ -1,0 +1,127 @@
+// rawtracepoint:NAME (alias rt:NAME): a BPF_PROG_TYPE_RAW_TRACEPOINT program on a kernel
+// tracepoint, attached with bpf(BPF_RAW_TRACEPOINT_OPEN) (Linux 4.17). Unlike
+// tracepoint:CATEGORY:NAME, the kernel runs the program before any record is built and
+// hands it the tracepoint's own arguments (argN = u64 args[N]; sys_enter: arg0 the pt_regs
+// pointer, arg1 the syscall number), found by name alone.
+//
+// The names are those of tracefs's available_events (what bpftrace's listing reads), less
+// the events that are not kernel tracepoints: the `syscalls` category is built by ftrace on
+// top of the raw_syscalls tracepoints (rawtracepoint:sys_enter/sys_exit serve every
+// syscall), and kprobes/uprobes hold dynamic events made through kprobe_events and
+// uprobe_events.
+#include <algorithm>
+
+#include "elf/symbol_match.h"
+#include "engine/lang/suggest.h"
+#include "engine/probes/providers.h"
+#include "engine/probes/tracepoint.h"
+#include "engine/sys/raw_tracepoint.h"
+
+namespace rawprobe::probes {
+namespace {
+
+bool is_kernel_tracepoint(const std::string& category) {
+  return category != "syscalls" && category != "kprobes" && category != "uprobes";
+}
+
+struct RawTracepoint {
+  std::string name, category;
+  bool operator<(const RawTracepoint& o) const { return name < o.name; }
+};
+
+// Every raw tracepoint name once, sorted by name.
+Result<std::vector<RawTracepoint>> raw_tracepoints() {
+  Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
+  if (!all) return all.error();
+  std::vector<RawTracepoint> out;
+  for (auto& [category, name] : *all)
+    if (is_kernel_tracepoint(category)) out.push_back({name, category});
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const RawTracepoint& a, const RawTracepoint& b) { return a.name == b.name; }),
+            out.end());
+  return out;
+}
+
+// The "not found" error: close names, or for a syscall event (tracepoint:syscalls:NAME,
+// which has no raw tracepoint of its own) the raw tracepoint that covers it.
+Error not_found(const lang::ProbeSpec& spec, const std::vector<RawTracepoint>& known) {
+  std::string what = "rawtracepoint '" + spec.name + "' not found";
+  const std::string kListHint = "list them with -l 'rawtracepoint:*'";
+  bool enter = spec.name.rfind("sys_enter_", 0) == 0, exit = spec.name.rfind("sys_exit_", 0) == 0;
+  if ((enter || exit) && !spec.wildcard) {
+    std::string raw = enter ? "sys_enter" : "sys_exit";
+    return make_error(what, spec.raw,
+                      "'" + spec.name + "' is an ftrace syscall event (tracepoint:syscalls:" + spec.name +
+                          "), not a kernel tracepoint; rawtracepoint:" + raw + " fires for every syscall, "
+                          "with the syscall number in arg1 (" + kListHint + ")");
+  }
+  std::vector<std::string> names;
+  for (const RawTracepoint& t : known) names.push_back(t.name);
+  std::vector<std::string> close = lang::closest_names(spec.name, names);
+  std::string hint;
+  for (size_t i = 0; i < close.size() && i < 5; ++i)
+    hint += (i ? ", 'rawtracepoint:" : "did you mean 'rawtracepoint:") + close[i] + "'";
+  hint += hint.empty() ? kListHint : "? (" + kListHint + ")";
+  return make_error(what, spec.raw, hint);
+}
+
+struct OpenPart final : AttachmentSet::Part {
+  explicit OpenPart(sys::Fd f) : fd(std::move(f)) {}
+  sys::Fd fd;  // closing it detaches the program
+};
+
+class RawTracepointProvider final : public Provider {
+ public:
+  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                          const ExpandContext&) const override {
+    Result<std::vector<RawTracepoint>> known = raw_tracepoints();
+    if (!known) return known.error();
+    std::vector<AttachPoint> points;
+    for (const RawTracepoint& t : *known) {
+      if (!elf::glob_match(spec.name, t.name)) continue;
+      AttachPoint p;
+      p.kind = ProbeKind::RawTracepoint;
+      p.name = "rawtracepoint:" + t.name;
+      p.arch = &arch::host();
+      p.category = t.category;
+      p.event = t.name;
+      points.push_back(std::move(p));
+    }
+    if (points.empty()) return not_found(spec, *known);
+    return points;
+  }
+
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions&) const override {
+    // No cookies (load_plan): one program serves one point, or all when they need no id.
+    Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
+    if (!fds) return fds.error();
+    auto set = std::make_unique<AttachmentSet>();
+    for (size_t i = 0; i < points.size(); ++i) {
+      Result<sys::Fd> fd = sys::raw_tracepoint_open(points[i].event, (*fds)[i]);
+      if (!fd) return fd.error();
+      set->add(std::make_unique<OpenPart>(std::move(*fd)), 1, "raw tracepoint (BPF_RAW_TRACEPOINT_OPEN): " + points[i].name);
+    }
+    return std::unique_ptr<Attachment>(std::move(set));
+  }
+
+  Status list(const ListRequest& request, ListSink& sink) const override {
+    Result<std::vector<RawTracepoint>> known = raw_tracepoints();
+    if (!known) return known.error();
+    std::string name = request.parts.empty() ? "*" : request.parts.back();
+    for (const RawTracepoint& t : *known)
+      if (elf::glob_match(name, t.name)) sink.line("rawtracepoint:" + t.name);
+    return {};
+  }
+};
+
+}  // namespace
+
+const Provider& rawtracepoint_provider() {
+  static const RawTracepointProvider provider;
+  return provider;
+}
+
+}  // namespace rawprobe::probes
