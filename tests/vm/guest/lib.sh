@@ -9,8 +9,8 @@
 # the host parses only the ttyS1 copy. Fields are split on spaces, so NAME gets '_' for any
 # character outside [A-Za-z0-9_.:/+=-] and DETAIL is flattened onto one line.
 #
-# Also vm_config_enabled CONFIG_X, vm_load_module NAME, vm_rawprobe_events and
-# vm_report_value FILE KEY, below.
+# Also vm_config_enabled CONFIG_X, vm_load_module NAME, vm_rawprobe_events, vm_result_clean
+# NAME RC and vm_report_value FILE KEY, below.
 #
 # Environment a test can use (set by init):
 #   RAWPROBE          the static rawprobe binary
@@ -62,6 +62,17 @@ vm_load_module() {
 # lists them ("r8:kprobes/rawprobe_123_0 vfs_read"); nothing when rawprobe left none.
 vm_rawprobe_events() {
   cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null | grep 'rawprobe_'
+}
+
+# vm_result_clean NAME RC: after a rawprobe run that exited with status RC, PASS when it left
+# no rawprobe_* event in kprobe_events or uprobe_events, else FAIL naming what it left.
+vm_result_clean() {
+  _vm_left=$(vm_rawprobe_events)
+  if [ -z "$_vm_left" ]; then
+    vm_result "$1" PASS "no rawprobe_* event left after exit $2"
+  else
+    vm_result "$1" FAIL "left behind: $_vm_left"
+  fi
 }
 
 # vm_report_value FILE KEY: VALUE from the line "KEY VALUE" of a sample's own report (e.g.
