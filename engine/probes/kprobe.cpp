@@ -1,6 +1,8 @@
 // kprobe:FUNC, kprobe:FUNC+OFF, kprobe:MODULE:FUNC, wildcards; kretprobe:FUNC. Functions come
 // from tracefs available_filter_functions ("name [module]"), else /proc/kallsyms text
-// symbols, minus the kprobe blacklist. Attach order (issue 6): the kprobe PMU (4.17), then
+// symbols; the kprobe blacklist's are left out of wildcards and listings and refused by name
+// (kprobe_blacklist.h). kprobe:MODULE:FUNC with a module that is not loaded says so and names
+// the modules that have FUNC. Attach order (issue 6): the kprobe PMU (4.17), then
 // legacy kprobe_events, with kprobe_multi (5.18) for wildcard sets in auto mode;
 // --attach-mode=pmu|legacy forces one path. A kretprobe with maxactive
 // (--kretprobe-maxactive) always takes kprobe_events, the one interface that carries it.
@@ -15,6 +17,7 @@
 
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
+#include "engine/probes/kprobe_blacklist.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/tracepoint.h"
 #include "engine/sys/attach.h"
@@ -29,6 +32,7 @@ namespace {
 
 struct KernelFunction {
   std::string name, module;  // module empty for vmlinux
+  bool blacklisted = false;  // the kernel refuses kprobes on it (kprobe_blacklist.h)
 };
 
 bool has_kprobe_events() {
@@ -100,7 +104,7 @@ Error no_kprobes(const lang::ProbeSpec& spec) {
                     spec.raw, hint);
 }
 
-// available_filter_functions, else kallsyms; blacklisted functions dropped.
+// available_filter_functions, else kallsyms; each marked when the kprobe blacklist has it.
 Result<std::vector<KernelFunction>> kernel_functions() {
   std::vector<KernelFunction> out;
   std::string text;
@@ -109,13 +113,7 @@ Result<std::vector<KernelFunction>> kernel_functions() {
   if (!from_ftrace && !sys::read_text_file(sys::host_path("/proc/kallsyms"), text))
     return make_error("read the kernel's function list", "available_filter_functions, /proc/kallsyms",
                       "run as root with tracefs mounted");
-  std::set<std::string> blacklist;
-  std::string bl;
-  if (sys::read_text_file(sys::host_path("/sys/kernel/debug/kprobes/blacklist"), bl)) {
-    std::istringstream in(bl);
-    std::string range, name;
-    while (in >> range >> name) blacklist.insert(name);
-  }
+  const KprobeBlacklist& blacklist = kprobe_blacklist();
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
@@ -130,7 +128,8 @@ Result<std::vector<KernelFunction>> kernel_functions() {
     }
     std::string module;
     if (f >> module && module.size() > 2 && module.front() == '[') k.module = module.substr(1, module.size() - 2);
-    if (!k.name.empty() && !blacklist.count(k.name)) out.push_back(std::move(k));
+    k.blacklisted = blacklist.contains(k.module, k.name);
+    if (!k.name.empty()) out.push_back(std::move(k));
   }
   return out;
 }
@@ -153,7 +152,25 @@ Error about_point(Error e, const AttachPoint& p) {
     e.hint = "offset " + std::to_string(p.offset) + " is inside an instruction of " + p.func +
              ": a kprobe must start at an instruction; take an offset from the function's "
              "disassembly (objdump -d of the kernel or module)";
+  // What the kernel answers for a blacklisted function, which expand() could not leave out.
+  if (e.err == EINVAL && !kprobe_blacklist().known())
+    e.hint = "the kernel may have refused " + p.func + " because it is on the kprobe blacklist, "
+             "which rawprobe could not read: " + kprobe_blacklist().why;
   return e;
+}
+
+// For kprobe:MODULE:FUNC with a module that is not loaded: the modules that do have FUNC.
+std::string modules_with(const std::vector<KernelFunction>& functions, const std::string& func) {
+  std::set<std::string> modules;
+  for (const KernelFunction& f : functions)
+    if (elf::glob_match(func, f.name)) modules.insert(f.module.empty() ? "vmlinux" : f.module);
+  if (modules.empty()) return "load it first (modprobe); list what a module offers with rawprobe -l 'kprobe:MODULE:*'";
+  std::string where;
+  for (const std::string& m : modules) where += (where.empty() ? "" : ", ") + m;
+  std::string hint = "'" + func + "' is in " + where;
+  if (modules.size() == 1)
+    hint += ": kprobe:" + (where == "vmlinux" ? func : where + ":" + func);
+  return hint;
 }
 
 class KprobeProvider final : public Provider {
@@ -166,11 +183,19 @@ class KprobeProvider final : public Provider {
     std::vector<AttachPoint> points;
     std::set<std::string> seen;
     std::vector<std::string> names;
+    std::vector<const KernelFunction*> refused;  // matched, but on the kprobe blacklist
+    bool module_seen = spec.target.empty();
     const char* kind = lang::probe_kind_name(spec.kind);
     for (const KernelFunction& f : *functions) {
       names.push_back(f.name);
       if (!spec.target.empty() && !elf::glob_match(spec.target, f.module)) continue;
+      module_seen = true;
       if (!elf::glob_match(spec.func, f.name) || !seen.insert(f.module + ":" + f.name).second) continue;
+      // A wildcard leaves blacklisted functions out; a name is refused below.
+      if (f.blacklisted) {
+        refused.push_back(&f);
+        continue;
+      }
       AttachPoint p;
       p.kind = spec.kind;
       p.is_return = spec.kind == ProbeKind::Kretprobe;
@@ -183,12 +208,24 @@ class KprobeProvider final : public Provider {
                (spec.has_offset ? "+" + std::to_string(spec.offset) : "");
       points.push_back(std::move(p));
     }
-    if (points.empty())
-      return make_error("kernel function '" + spec.func + "' not found", spec.raw,
-                        "it is not in available_filter_functions (inlined, static or "
-                        "blacklisted functions cannot be probed)" +
-                            lang::did_you_mean(spec.func, names));
-    return points;
+    if (!points.empty()) return points;
+    if (!refused.empty())
+      return make_error((refused.size() == 1 ? "kernel function '" + refused.front()->name + "' is"
+                                             : "every kernel function matching '" + spec.func + "' (" +
+                                                   std::to_string(refused.size()) + ") is") +
+                            " on the kprobe blacklist: the kernel refuses kprobes on it",
+                        spec.raw,
+                        "the blacklist (" + kprobe_blacklist().source + ") holds functions that kprobes "
+                        "themselves, exception entry and noinstr code use; probe a caller or a "
+                        "tracepoint instead");
+    if (!module_seen)
+      return make_error("kernel module '" + spec.target + "' is not loaded (no function of it in "
+                        "available_filter_functions)",
+                        spec.raw, modules_with(*functions, spec.func));
+    return make_error("kernel function '" + spec.func + "' not found", spec.raw,
+                      "it is not in available_filter_functions (inlined and notrace functions "
+                      "cannot be probed)" +
+                          lang::did_you_mean(spec.func, names));
   }
 
   Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
@@ -261,7 +298,7 @@ class KprobeProvider final : public Provider {
       func = request.parts[1];
     }
     for (const KernelFunction& f : *functions) {
-      if (!elf::glob_match(func, f.name)) continue;
+      if (f.blacklisted || !elf::glob_match(func, f.name)) continue;
       if (request.parts.size() >= 2 && !elf::glob_match(module, f.module)) continue;
       sink.line(request.provider + ":" + (request.parts.size() >= 2 ? f.module + ":" : "") + f.name);
     }
