@@ -31,6 +31,16 @@ void find_lhist(const std::vector<lang::StmtPtr>& body, int id, std::array<int64
   }
 }
 
+// Whether one program can serve every point of a group that has no bpf cookies: on raw
+// tracepoints nothing but `probe` (and `func`, refused there) depends on the point, so a
+// block that does not use it needs one program, not one per name of its wildcard.
+bool shareable_without_cookies(const lang::CheckedProgram& program, const probes::AttachPoint& first) {
+  if (first.kind != lang::ProbeKind::RawTracepoint) return false;
+  const auto& used = program.info.builtins_used;
+  return std::find(used.begin(), used.end(), lang::BuiltinId::Probe) == used.end() &&
+         std::find(used.begin(), used.end(), lang::BuiltinId::Func) == used.end();
+}
+
 std::string program_name(const probes::AttachPoint& p) {
   std::string base = !p.func.empty() ? p.func : !p.event.empty() ? p.event : lang::probe_kind_name(p.kind);
   return kernel_object_name(base);
@@ -161,7 +171,8 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
       for (size_t i : group) subset.push_back(points[i]);
       probes::LoadPlan plan = probes::load_plan(subset, options.attach);
       std::vector<std::vector<size_t>> programs;
-      if (plan.cookies || group.size() == 1) programs.push_back(group);
+      if (plan.cookies || group.size() == 1 || shareable_without_cookies(program, subset.front()))
+        programs.push_back(group);
       else
         for (size_t i : group) programs.push_back({i});
       for (const std::vector<size_t>& serves : programs) {

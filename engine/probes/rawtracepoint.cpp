@@ -95,7 +95,8 @@ class RawTracepointProvider final : public Provider {
   Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
                                              std::span<const int> prog_fds,
                                              const AttachOptions&) const override {
-    // No cookies (load_plan): one program serves one point, or all when they need no id.
+    // No cookies (load_plan): one program for all the points when the block does not use
+    // `probe` (codegen), else one program per point.
     Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
     if (!fds) return fds.error();
     auto set = std::make_unique<AttachmentSet>();
