@@ -128,12 +128,15 @@ Result<std::vector<UprobeSite>> resolve_function(Binary& binary, std::string_vie
   if (!table) return table.error();
   SymbolQuery query = parse_symbol_query(pattern);
   std::vector<const Symbol*> found = find_functions(**table, query);
-  if (found.empty()) {
-    // Stripped binaries: the separate debug file may have the symbol.
+  // Stripped binaries: the separate debug file may have the symbol. A wildcard takes it even
+  // when the binary's own tables match, so it attaches what `-l` lists for the same pattern
+  // (elf/listing.h: listings merge the debug file).
+  if (found.empty() || query.wildcard) {
     auto loaded = binary.load_debug_symbols();
     if (!loaded) return loaded.error();
     if (*loaded) {
-      note(explain, "not in the binary's own tables; loaded the separate debug file");
+      note(explain, found.empty() ? "not in the binary's own tables; loaded the separate debug file"
+                                  : "a wildcard: the separate debug file's symbols were added");
       found = find_functions(**table, query);
     }
   }
