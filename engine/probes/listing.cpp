@@ -4,6 +4,8 @@
 // without any wildcard it matches anywhere in the line ("sys_enter_read").
 #include "engine/probes/listing.h"
 
+#include <algorithm>
+
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
 #include "engine/probes/providers.h"
@@ -52,6 +54,16 @@ std::vector<std::string> split_pattern(const std::string& pattern) {
 
 bool has_wildcard(const std::string& s) { return s.find_first_of("*?") != std::string::npos; }
 
+// Whole lines start with the provider's name (then ':'); a filter whose text before its first
+// wildcard cannot start such a line skips the provider, so `-l 'kprobe*'` reads no tracefs
+// and works where tracefs is not mounted (kprobes then come from /proc/kallsyms).
+bool may_match(const std::string& filter, const std::string& provider) {
+  std::string line_start = provider + ":";
+  std::string literal = filter.substr(0, filter.find_first_of("*?"));
+  size_t n = std::min(literal.size(), line_start.size());
+  return literal.compare(0, n, line_start, 0, n) == 0;
+}
+
 Status list_one(const Listed& l, std::vector<std::string> parts, const ListOptions& options,
                 ListSink& sink) {
   // A kernel without kprobes has nothing to list; say so when kprobes were asked for by name.
@@ -83,6 +95,7 @@ Status list_probes(const ListOptions& options, FILE* out) {
       // "-l uprobe" alone reaches the provider, which says that a binary is needed.
       if (l.needs_binary && !asked && !(options.pid > 0 && std::string(l.name) == "usdt")) continue;
       if (!asked && std::string(l.name) == "kretprobe") continue;  // the same set as kprobe
+      if (!asked && !may_match(filter, l.name)) continue;
       if (std::string(l.name).find("kprobe") != std::string::npos && !kprobes_available()) {
         if (asked || (!pattern.empty() && elf::glob_match(filter, l.name)))
           if (Status st = list_one(l, {}, options, sink); !st) return st;
