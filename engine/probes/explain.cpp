@@ -151,9 +151,12 @@ Status explain_expanded(const lang::ProbeSpec& spec, const ExplainOptions& optio
         break;
       }
       case ProbeKind::RawTracepoint:
-        std::fprintf(out, "kernel tracepoint %s (listed in tracefs as %s:%s)\nattach: bpf(BPF_RAW_TRACEPOINT_OPEN, "
-                          "name = \"%s\"); argN reads u64 args[N], the tracepoint's own arguments\n",
-                     p.event.c_str(), p.category.c_str(), p.event.c_str(), p.event.c_str());
+        std::fprintf(out, "kernel tracepoint %s (%s)\nattach: bpf(BPF_RAW_TRACEPOINT_OPEN, name = \"%s\"); argN "
+                          "reads u64 args[N], the tracepoint's own arguments\n",
+                     p.event.c_str(),
+                     (p.category.empty() ? "no tracefs event; declared in BTF as btf_trace_" + p.event
+                                         : "listed in tracefs as " + p.category + ":" + p.event).c_str(),
+                     p.event.c_str());
         break;
       default:
         std::fprintf(out, "perf_event_open(type %s, config %llu, %s %llu) on %s\n",

@@ -4,17 +4,22 @@
 // hands it the tracepoint's own arguments (argN = u64 args[N]; sys_enter: arg0 the pt_regs
 // pointer, arg1 the syscall number), found by name alone.
 //
-// The names are those of tracefs's available_events (what bpftrace's listing reads), less
-// the events that are not kernel tracepoints: the `syscalls` category is built by ftrace on
-// top of the raw_syscalls tracepoints (rawtracepoint:sys_enter/sys_exit serve every
-// syscall), and kprobes/uprobes hold dynamic events made through kprobe_events and
-// uprobe_events.
+// The names are those the kernel's BTF declares (btf_trace_names.h: also the tracepoints
+// that have no trace event), and those of tracefs's available_events less the events that
+// are not kernel tracepoints: the `syscalls` category is built by ftrace on top of the
+// raw_syscalls tracepoints (rawtracepoint:sys_enter/sys_exit serve every syscall), and
+// kprobes/uprobes hold dynamic events made through kprobe_events and uprobe_events. A kernel
+// without BTF still has the tracefs names.
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
+#include "engine/probes/btf_trace_names.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/tracepoint.h"
+#include "engine/sys/host_root.h"
 #include "engine/sys/raw_tracepoint.h"
 
 namespace rawprobe::probes {
@@ -25,21 +30,30 @@ bool is_kernel_tracepoint(const std::string& category) {
 }
 
 struct RawTracepoint {
-  std::string name, category;
-  bool operator<(const RawTracepoint& o) const { return name < o.name; }
+  std::string name;
+  std::string category;  // its tracefs event's; empty when it has none (BTF only)
 };
 
 // Every raw tracepoint name once, sorted by name.
 Result<std::vector<RawTracepoint>> raw_tracepoints() {
-  Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
-  if (!all) return all.error();
+  // Read once per host root (tests point it at fixtures): a few MB of vmlinux BTF, which
+  // does not change while we run.
+  static std::string read_under;
+  static std::optional<std::vector<std::string>> cached;
+  if (!cached || read_under != sys::host_root()) {
+    read_under = sys::host_root();
+    cached = btf_trace_names();
+  }
+  const std::vector<std::string>& declared = *cached;
+  std::map<std::string, std::string> category_of;
+  for (const std::string& name : declared) category_of[name];
+  Result<std::vector<std::pair<std::string, std::string>>> events = all_tracepoints();
+  if (!events && declared.empty()) return events.error();
+  if (events)
+    for (auto& [category, name] : *events)
+      if (is_kernel_tracepoint(category)) category_of[name] = category;
   std::vector<RawTracepoint> out;
-  for (auto& [category, name] : *all)
-    if (is_kernel_tracepoint(category)) out.push_back({name, category});
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end(),
-                        [](const RawTracepoint& a, const RawTracepoint& b) { return a.name == b.name; }),
-            out.end());
+  for (auto& [name, category] : category_of) out.push_back({name, category});
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include <regex>
 #include <set>
 
+#include "engine/sys/host_root.h"
 #include "tests/kernel/cli_run.h"
 
 using namespace rawprobe;
@@ -241,10 +242,33 @@ TEST_CASE("--explain rawtracepoint names the tracefs category and the attach cal
                  "tracepoint's own arguments\n");
 }
 
+TEST_CASE("a tracepoint with no trace event (BTF only) is listed, explained and attached") {
+  // DECLARE_TRACE without an event: nothing in tracefs, but a raw tracepoint all the same.
+  std::string events;
+  REQUIRE(sys::read_text_file("/sys/kernel/tracing/available_events", events));
+  RunResult listed = run_rawprobe({"-l", "rawtracepoint:sched_update_nr_running_tp"});
+  REQUIRE_MESSAGE(listed.out == "rawtracepoint:sched_update_nr_running_tp\n", listed.out << listed.err);
+  CHECK(events.find(":sched_update_nr_running_tp\n") == std::string::npos);
+  RunResult explained = run_rawprobe({"--explain", "rt:sched_update_nr_running_tp"});
+  CHECK(explained.out.find("kernel tracepoint sched_update_nr_running_tp (no tracefs event; declared in BTF as "
+                           "btf_trace_sched_update_nr_running_tp)\n") != std::string::npos);
+  // sched_update_nr_running_tp(struct rq *rq, int change): a run queue's length changes by
+  // `change` on every enqueue and dequeue, and sleeping children make plenty of those.
+  auto sleepers = [] {
+    bool ok = true;
+    for (int i = 0; i < 3; ++i) ok = ok && run({"sleep", "0.01"}, 30).status == 0;
+    return ok;
+  };
+  RunResult r = trace_during("rawtracepoint:sched_update_nr_running_tp { @changes = count(); }", sleepers);
+  INFO(r.out, r.err);
+  CHECK(r.status == 0);
+  CHECK(map_values(r.out)["changes"] > 0);
+}
+
 // bpftool and the kernel's BTF are only on the build host (tests/vm/README.md).
 TEST_SUITE_BEGIN("host-only");
 
-TEST_CASE("every listed raw tracepoint is one the kernel's BTF declares (btf_trace_NAME)") {
+TEST_CASE("the listed raw tracepoints are exactly those the kernel's BTF declares (btf_trace_NAME typedefs)") {
   std::set<std::string> declared;
   for (const auto& entry : std::filesystem::directory_iterator("/sys/kernel/btf")) {
     std::string file = entry.path().string();
@@ -258,12 +282,14 @@ TEST_CASE("every listed raw tracepoint is one the kernel's BTF declares (btf_tra
   }
   REQUIRE(declared.count("sched_switch"));
   RunResult listed = run_rawprobe({"-l", "rawtracepoint:*"});
-  std::vector<std::string> lines = lines_starting(listed.out, "rawtracepoint:");
-  CHECK(lines.size() > 100);
-  for (const std::string& line : lines) {
-    std::string name = line.substr(std::string("rawtracepoint:").size());
+  std::set<std::string> names;
+  for (const std::string& line : lines_starting(listed.out, "rawtracepoint:"))
+    names.insert(line.substr(std::string("rawtracepoint:").size()));
+  CHECK(names.size() > 100);
+  for (const std::string& name : names)
     CHECK_MESSAGE(declared.count(name), name << " is listed but has no btf_trace_" << name);
-  }
+  for (const std::string& name : declared)
+    CHECK_MESSAGE(names.count(name), "btf_trace_" << name << " is declared but " << name << " is not listed");
 }
 
 TEST_SUITE_END();
