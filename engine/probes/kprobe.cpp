@@ -213,7 +213,8 @@ class KprobeProvider final : public Provider {
       return make_error((refused.size() == 1 ? "kernel function '" + refused.front()->name + "' is"
                                              : "every kernel function matching '" + spec.func + "' (" +
                                                    std::to_string(refused.size()) + ") is") +
-                            " on the kprobe blacklist: the kernel refuses kprobes on it",
+                            " on the kprobe blacklist: the kernel refuses kprobes on " +
+                            (refused.size() == 1 ? "it" : "them"),
                         spec.raw,
                         "the blacklist (" + kprobe_blacklist().source + ") holds functions that kprobes "
                         "themselves, exception entry and noinstr code use; probe a caller or a "

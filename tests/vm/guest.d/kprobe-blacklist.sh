@@ -14,6 +14,9 @@
 #                                        would refuse a blacklisted function) for a prefix P
 #                                        that matches blacklisted and other functions: attaches
 #                                        exactly the others
+#   kprobe-blacklist/all-blacklisted:unmounted  kprobe:Q* for a prefix Q that matches only
+#                                        blacklisted functions: exit != 0, an error that says
+#                                        all of them (their number) are on the blacklist
 #   kprobe-blacklist/no-leak             debugfs is still not mounted after those runs
 T=/sys/kernel/tracing
 D=/sys/kernel/debug
@@ -23,12 +26,18 @@ sort -u "$T/available_filter_functions" >functions
 x=$(awk 'NR == FNR { black[$2] = 1; next } ($1 in black) { print $1; exit }' blacklist functions)
 # A prefix P (the first one or two words of a name, "_"-separated) matching at least one
 # blacklisted function and one to eight others: kprobe:P* is then a small set to attach.
-prefix=$(awk 'NR == FNR { black[$2] = 1; next }
+# Also a prefix Q matching two or more functions, every one of them blacklisted.
+awk 'NR == FNR { black[$2] = 1; next }
   { n = split($1, w, "_"); if (n < 2) next
     p1 = w[1] "_"; p2 = (n > 2) ? p1 w[2] "_" : ""
     for (i = 1; i <= 2; ++i) { p = (i == 1) ? p1 : p2; if (p == "") continue
       if ($1 in black) bad[p]++; else good[p]++ } }
-  END { for (p in bad) if (good[p] >= 1 && good[p] <= 8) print p }' blacklist functions | sort | head -n 1)
+  END { for (p in bad) {  # ("p in good" first: a reference to good[p] would create it)
+          if (!(p in good)) { if (bad[p] >= 2) print "all", p, bad[p] }
+          else if (good[p] <= 8) print "mixed", p } }' blacklist functions | sort >prefixes
+prefix=$(awk '$1 == "mixed" { print $2; exit }' prefixes)
+all_prefix=$(awk '$1 == "all" { print $2; exit }' prefixes)
+all_count=$(awk '$1 == "all" { print $3; exit }' prefixes)
 
 refusal_ok() {  # FILE: the by-name refusal of $x
   grep -q "kernel function '$x' is on the kprobe blacklist" "$1"
@@ -71,7 +80,9 @@ fi
 awk -v p="$prefix" 'NR == FNR { black[$2] = 1; next } index($1, p) == 1 && !($1 in black) { print $1 }' blacklist functions |
   sort >wanted
 k=$(wc -l <wanted)
-"$RAWPROBE" --attach-mode=pmu -o out.wildcard -e "kprobe:$prefix* { @[probe] = count(); } interval:ms:1 { exit(); }" 2>err.wildcard
+rc=1
+[ -z "$prefix" ] || timeout 30 "$RAWPROBE" --attach-mode=pmu -o out.wildcard \
+  -e "kprobe:$prefix* { @[probe] = count(); } interval:ms:1 { exit(); }" 2>err.wildcard
 rc=$?
 if [ -z "$prefix" ]; then
   vm_result kprobe-blacklist/wildcard:unmounted FAIL "no prefix matches both blacklisted and 1..8 other functions"
@@ -79,6 +90,20 @@ elif [ "$rc" -eq 0 ] && [ "$(head -n 1 out.wildcard)" = "Attaching $((k + 1)) pr
   vm_result kprobe-blacklist/wildcard:unmounted PASS "kprobe:$prefix* attached $k: $(tr '\n' ' ' <wanted)(left out: $(awk -v p="$prefix" 'NR == FNR { black[$2] = 1; next } index($1, p) == 1 && ($1 in black) { print $1 }' blacklist functions | tr '\n' ' '))"
 else
   vm_result kprobe-blacklist/wildcard:unmounted FAIL "kprobe:$prefix*: exit $rc, want $k probes ($(tr '\n' ' ' <wanted)) + interval; got '$(head -n 1 out.wildcard)' $(head -c 300 err.wildcard)"
+fi
+
+if [ -z "$all_prefix" ]; then
+  vm_result kprobe-blacklist/all-blacklisted:unmounted FAIL "no prefix matches only blacklisted functions"
+else
+  # The interval ends a run that attached something after all, so that a failure is quick.
+  timeout 30 "$RAWPROBE" -e "kprobe:$all_prefix* { @ = count(); } interval:ms:1 { exit(); }" >out.all 2>err.all
+  rc=$?
+  if [ "$rc" -ne 0 ] && [ -z "$(vm_rawprobe_events)" ] &&
+     grep -q "every kernel function matching '$all_prefix\*' ($all_count) is on the kprobe blacklist" err.all; then
+    vm_result kprobe-blacklist/all-blacklisted:unmounted PASS "exit $rc: $(head -n 1 err.all)"
+  else
+    vm_result kprobe-blacklist/all-blacklisted:unmounted FAIL "kprobe:$all_prefix* ($all_count functions, all blacklisted): exit $rc, stderr: $(head -c 300 err.all)"
+  fi
 fi
 
 if grep -q ' debugfs ' /proc/mounts; then
