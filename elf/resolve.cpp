@@ -128,15 +128,18 @@ Result<std::vector<UprobeSite>> resolve_function(Binary& binary, std::string_vie
   if (!table) return table.error();
   SymbolQuery query = parse_symbol_query(pattern);
   std::vector<const Symbol*> found = find_functions(**table, query);
-  // Stripped binaries: the separate debug file may have the symbol. A wildcard takes it even
-  // when the binary's own tables match, so it attaches what `-l` lists for the same pattern
-  // (elf/listing.h: listings merge the debug file).
-  if (found.empty() || query.wildcard) {
+  // Stripped binaries: the separate debug file may have the symbol. Only then: a wildcard the
+  // binary's own tables match does not add the debug file's functions, although -l lists them
+  // (elf/listing.h). With libc6-dbg, uprobe:libc:* would then take glibc's local AVX2/EVEX
+  // variants (__memset_avx2_unaligned starts with vmovd, VEX-encoded), whose first instruction
+  // the kernel's uprobe decoder refuses (ENOTSUPP, arch/x86/kernel/uprobes.c good_insns_64 by
+  // the VEX opcode byte), and one refused offset fails the whole uprobe_multi link.
+  // uprobe_refusal() does not predict that yet.
+  if (found.empty()) {
     auto loaded = binary.load_debug_symbols();
     if (!loaded) return loaded.error();
     if (*loaded) {
-      note(explain, found.empty() ? "not in the binary's own tables; loaded the separate debug file"
-                                  : "a wildcard: the separate debug file's symbols were added");
+      note(explain, "not in the binary's own tables; loaded the separate debug file");
       found = find_functions(**table, query);
     }
   }

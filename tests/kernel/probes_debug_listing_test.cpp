@@ -3,7 +3,6 @@
 // file's .symtab), except the *.part.N clones bpftrace drops; a debug-only function's -lv
 // lines are readelf's numbers; debug-only functions attach and count a workload's calls.
 #include <doctest/doctest.h>
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <climits>
@@ -166,30 +165,6 @@ TEST_CASE("debug-only libc functions attach: a workload's calls are counted") {
   CHECK(counts[u + "_int_malloc"] > 0);
   CHECK(counts[u + "tcache_init.part.0"] > 0);
   CHECK(counts[ur + "_int_malloc"] == counts[u + "_int_malloc"]);
-}
-
-TEST_CASE("a libc wildcard attaches what -l lists for it, debug-only functions included") {
-  std::string libc = libc_path(), debug = debug_file_of(libc);
-  // *do_write* holds exported functions (_IO_do_write) and a static one (new_do_write): the
-  // debug file is not only a fallback for patterns the binary cannot match.
-  const char* pattern = "*do_write*";
-  std::set<uint64_t> addresses;
-  std::set<std::string> names;
-  for (const auto& table : {readelf_functions("--dyn-syms", libc, true), readelf_functions("--syms", debug, false)})
-    for (const auto& [name, sym] : table)
-      if (::fnmatch(pattern, name.c_str(), 0) == 0) {
-        addresses.insert(sym.value);
-        names.insert("uprobe:" + libc + ":" + name);
-      }
-  REQUIRE(names.count("uprobe:" + libc + ":new_do_write"));
-  std::string probe = "uprobe:" + libc + ":" + pattern;
-  CHECK(listed_lines(probes::test::listed(probe), "uprobe:") == names);
-  // One probe per address (aliases share one), each counted under its own func.
-  cli_test::RunResult r =
-      cli_test::run_rawprobe({"-e", probe + " { @[func] = count(); }", "-c", "/bin/ls -l /usr/bin"});
-  REQUIRE_MESSAGE(r.status == 0, r.err);
-  CHECK(lines(r.out).front() == "Attaching " + std::to_string(addresses.size()) + " probes...");
-  CHECK(r.out.find("@[new_do_write]: ") != std::string::npos);
 }
 
 TEST_SUITE_END();
