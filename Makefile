@@ -148,6 +148,5 @@ clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
 
 .PHONY: all static size test test-builds test-run asan asan-builds deps test-deps install clean FORCE
-.SECONDARY:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -45,3 +45,16 @@ $(USDT_CROSS_SAMPLES): samples/usdt_args.c $(ELF_SDT_INCLUDE)/sys/sdt.h
 usdt-cross-samples: $(USDT_CROSS_SAMPLES)
 elf-samples: usdt-cross-samples
 .PHONY: usdt-cross-samples
+
+# The i386 static PIE runs as a process in tests/kernel/usdt_i386_test.cpp, on this host when
+# its kernel runs 32-bit processes and in the VM guests (stock kernels, which do): it goes into
+# the guests' samples with the oracle values binutils read from it (tests/kernel/i386-oracle).
+I386_PROCESS_SAMPLE := $(call usdt_cross,i386_static_pie)
+$(I386_PROCESS_SAMPLE).oracle: $(I386_PROCESS_SAMPLE) tests/kernel/i386-oracle
+	tests/kernel/i386-oracle $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/samples/static/elf/%: $(ELF_SAMPLES_DIR)/%
+	@mkdir -p $(@D)
+	cp $< $@
+elf-samples: $(I386_PROCESS_SAMPLE).oracle
+# Read by mk/vm.mk (after this file): the initramfs takes every static sample.
+STATIC_SAMPLES += $(addprefix $(BUILD)/samples/static/elf/,$(notdir $(I386_PROCESS_SAMPLE) $(I386_PROCESS_SAMPLE).oracle))

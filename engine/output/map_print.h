@@ -54,6 +54,7 @@ class MapEntries {
   bool empty() const { return bytes_.empty(); }
   const uint8_t* key(size_t i) const { return bytes_.data() + i * (key_size_ + value_size_); }
   const uint8_t* value(size_t i) const { return key(i) + key_size_; }
+  uint8_t* mutable_value(size_t i) { return bytes_.data() + i * (key_size_ + value_size_) + key_size_; }
   uint32_t key_size() const { return key_size_; }
   uint32_t value_size() const { return value_size_; }
 

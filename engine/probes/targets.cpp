@@ -61,6 +61,12 @@ std::vector<MapsLine> read_maps(pid_t pid, bool& ok) {
 
 }  // namespace
 
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
 Result<std::vector<TargetFile>> mapped_objects(pid_t pid) {
   bool ok = false;
   std::vector<MapsLine> maps = read_maps(pid, ok);
@@ -93,6 +99,16 @@ Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t
       if (out.empty())
         return make_error("no file matches '" + target + "'", target,
                           "check the path; wildcards match files, e.g. /usr/lib/*/libc.so.6");
+      return out;
+    }
+    if (pid > 0 && target[0] == '/') {
+      // The path as the process sees it: in another mount namespace (a container) the same
+      // name may be another file, or none, on the host. /proc/PID/root reaches its view, for
+      // ELF reading and for the kernel's uprobe path lookup alike; when both name one file,
+      // the plain path is kept, so traces and messages show what the user wrote.
+      Result<std::string> inside = elf::find_binary({target, pid, nullptr, {}});
+      if (!inside) return inside.error();
+      out.push_back({target, same_file(target, *inside) ? absolute(target) : *inside});
       return out;
     }
     if (!is_file(target))

@@ -25,6 +25,9 @@ struct TargetFile {
   std::string path;     // what ELF reading and the kernel open
 };
 
+// Whether two paths name one inode (device and inode compared, not spellings).
+bool same_file(const std::string& a, const std::string& b);
+
 Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t pid);
 
 // The file-backed objects a process maps (pathnames from /proc/PID/maps), each once.

@@ -20,6 +20,15 @@ std::string function_part(const lang::ProbeSpec& spec) {
   return spec.quoted ? "\"" + spec.func + "\"" : spec.func;
 }
 
+// `func` as bpftrace's symbolizer names a function: C++ names demangled ("ns::f(int)").
+std::string demangled_function(elf::Binary& bin, const elf::UprobeSite& site) {
+  Result<const elf::SymbolTable*> table = bin.symbols();
+  if (!table) return site.function;
+  for (const elf::Symbol& s : (*table)->aliases_at(site.address))
+    if (s.versioned_name() == site.function || s.name == site.function) return (*table)->demangled(s);
+  return site.function;
+}
+
 // elf's "no function matches" plus the closest names, when a plain name was misspelt.
 Error with_suggestions(Error error, const lang::ProbeSpec& spec, elf::Binary& bin) {
   if (spec.wildcard) return error;
@@ -102,11 +111,12 @@ class UprobeProvider final : public Provider {
       p.address = site.address;
       p.file_offset = site.file_offset;
       p.pid = ctx.pid;
-      p.func = site.function.empty() ? elf::hex(site.address) : site.function;
-      // `probe` shows what was written, except that a wildcard shows the function it matched.
-      std::string what = spec.has_address ? elf::hex(spec.address)
-                         : spec.wildcard   ? p.func
-                                           : function_part(spec);
+      p.func = site.function.empty() ? elf::hex(site.address) : demangled_function(bin, site);
+      // `probe` shows what was written, except that a wildcard or a quoted C++ name shows the
+      // symbol it matched (mangled: bpftrace's `uprobe:/bin/x:_ZN2ns1fEi`).
+      std::string what = spec.has_address                  ? elf::hex(spec.address)
+                         : spec.wildcard || spec.quoted ? site.function
+                                                        : function_part(spec);
       if (spec.has_offset) what += "+" + std::to_string(spec.offset);
       p.name = std::string(kind) + ":" + target.display + ":" + what;
       points.push_back(std::move(p));

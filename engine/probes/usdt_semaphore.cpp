@@ -9,17 +9,11 @@
 #include <sstream>
 
 #include "elf/hex.h"
+#include "engine/probes/targets.h"
 #include "engine/sys/host_root.h"
 
 namespace rawprobe::probes {
 namespace {
-
-// Both sides name the same inode: compare device and inode, not spellings of the path.
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa, sb;
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
 
 Result<uint64_t> runtime_address(pid_t pid, const std::string& path, uint64_t file_offset) {
   std::string maps_path = sys::host_path("/proc/" + std::to_string(pid) + "/maps");
@@ -38,7 +32,11 @@ Result<uint64_t> runtime_address(pid_t pid, const std::string& path, uint64_t fi
       continue;
     std::string mapped = line.substr(name_at);
     if (mapped.empty() || file_offset < pgoff || file_offset >= pgoff + (end - start)) continue;
-    if (mapped != path && !same_file(mapped, path)) continue;
+    // The mapping's map_files link reaches the mapped inode from any mount namespace: a
+    // process in a container names its files by paths the host may not have.
+    std::string link = sys::host_path("/proc/" + std::to_string(pid) + "/map_files/" +
+                                      line.substr(0, line.find(' ')));
+    if (mapped != path && !same_file(mapped, path) && !same_file(link, path)) continue;
     return start + (file_offset - pgoff);
   }
   return make_error("process " + std::to_string(pid) + " does not map the semaphore at file offset " +

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "engine/base/layout.h"
+#include "engine/output/map_merge.h"
 #include "engine/sys/bpf_map.h"
 
 namespace rawprobe::runtime {
@@ -122,6 +123,8 @@ Result<MapEntries> ScriptMaps::read(size_t user_map) const {
     if (text_value) text_.write_text(m.value, value.data(), value_text.data());
     entries.add(desc.key.empty() ? nullptr : key_bytes, text_value ? value_text.data() : value.data());
   }
+  // Two points with one name are two kernel keys but one printed key (map_merge.h).
+  if (text_key) return merge_equal_keys(desc, entries);
   return entries;
 }
 

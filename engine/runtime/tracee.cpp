@@ -30,21 +30,25 @@ int open_pidfd(pid_t pid) {
 #endif
 }
 
-// execvp's search, done before fork so a typo is reported before anything is attached.
-bool findable(const std::string& word) {
+// execvp's search, done before fork so a typo is reported before anything is attached; the
+// child then runs execv on the path found. (execvp itself would hand a file the kernel refuses
+// with ENOEXEC, such as an i386 program on a kernel without IA32 emulation, to /bin/sh as a
+// script, which prints noise and exits 2 instead of saying what was wrong.)
+std::string find_executable(const std::string& word) {
   auto executable = [](const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
   };
-  if (word.find('/') != std::string::npos) return executable(word);
+  if (word.find('/') != std::string::npos) return executable(word) ? word : "";
   const char* path = std::getenv("PATH");
   std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
   size_t at = 0;
   for (;;) {
     size_t colon = dirs.find(':', at);
     std::string dir = dirs.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
-    if (executable((dir.empty() ? "." : dir) + "/" + word)) return true;
-    if (colon == std::string::npos) return false;
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + word;
+    if (executable(candidate)) return candidate;
+    if (colon == std::string::npos) return "";
     at = colon + 1;
   }
 }
@@ -83,7 +87,8 @@ Result<std::vector<std::string>> split_command(const std::string& command) {
 Result<Tracee> Tracee::spawn(const std::string& command) {
   Result<std::vector<std::string>> words = split_command(command);
   if (!words) return words.error();
-  if (!findable(words->front()))
+  const std::string executable = find_executable(words->front());
+  if (executable.empty())
     return make_error("cannot run the command", words->front(),
                       words->front().find('/') == std::string::npos
                           ? "no executable of that name in $PATH; give its path"
@@ -126,7 +131,7 @@ Result<Tracee> Tracee::spawn(const std::string& command) {
       (void)!write(err[1], &e, sizeof e);
       _exit(127);
     }
-    execvp(argv[0], argv.data());
+    execv(executable.c_str(), argv.data());
     int e = errno;
     (void)!write(err[1], &e, sizeof e);
     _exit(127);
@@ -135,6 +140,7 @@ Result<Tracee> Tracee::spawn(const std::string& command) {
   close(err[1]);
   Tracee t;
   t.pid_ = pid;
+  t.executable_ = executable;
   t.child_ = true;
   t.go_.reset(go[1]);
   t.exec_err_.reset(err[0]);
@@ -153,7 +159,7 @@ Result<Tracee> Tracee::watch(pid_t pid) {
 }
 
 Tracee::Tracee(Tracee&& other) noexcept
-    : pid_(other.pid_), child_(other.child_), reaped_(other.reaped_), status_(other.status_),
+    : pid_(other.pid_), executable_(std::move(other.executable_)), child_(other.child_), reaped_(other.reaped_), status_(other.status_),
       go_(std::move(other.go_)), exec_err_(std::move(other.exec_err_)),
       pidfd_(std::move(other.pidfd_)) {
   other.pid_ = -1;
@@ -168,8 +174,12 @@ Status Tracee::let_exec(char how) {
   do n = read(exec_err_.get(), &e, sizeof e); while (n < 0 && errno == EINTR);
   exec_err_.reset();
   if (n == ssize_t(sizeof e))
-    return syscall_error("run the command", how == kExecStopped ? "ptrace/execvp" : "execvp", e,
-                         std::to_string(pid_));
+    return syscall_error("run the command", how == kExecStopped ? "ptrace/execv" : "execv", e,
+                         executable_,
+                         e == ENOEXEC ? "the kernel cannot execute this file (`file` tells what it is): a "
+                                        "program for another architecture, such as i386 on a kernel "
+                                        "without IA32 emulation, or a script without a #! line"
+                                      : "");
   return {};
 }
 

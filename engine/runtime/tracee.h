@@ -56,6 +56,7 @@ class Tracee {
   Tracee() = default;
   Status let_exec(char how);
   pid_t pid_ = -1;
+  std::string executable_;  // the -c command's program, as exec'd (for its errors)
   bool child_ = false;
   bool reaped_ = false;
   bool stopped_at_exec_ = false;  // ptrace-stopped after exec by run_to_exec()

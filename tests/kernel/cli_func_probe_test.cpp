@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "tests/kernel/cli_run.h"
 
@@ -116,6 +117,47 @@ TEST_CASE("probe and func as values: print(), assignment, tuples, widths, JSON")
   CHECK(j.out.find("{\"type\": \"value\", \"data\": \"foo\"}\n") != std::string::npos);
   CHECK(j.out.find("{\"type\": \"map\", \"data\": {\"@\": {\"" + probe + ",foo\": " + std::to_string(foo) + "}}}\n") !=
         std::string::npos);
+}
+
+TEST_CASE("a quoted C++ name: probe names the mangled symbol, func its demangled name (c++filt's)") {
+  char buf[PATH_MAX];
+  std::string cxx = sample("elf/cxx_names");
+  if (realpath(cxx.c_str(), buf)) cxx = buf;
+  RunResult r = run_rawprobe({"-c", cxx, "-e",
+                              "uprobe:" + cxx + ":\"ns::f(int)\", uprobe:" + cxx + ":\"int ns::twice<int>(int)\""
+                              " { printf(\"<%s> <%s>\\n\", probe, func); }"});
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  std::regex line("<uprobe:" + cxx + ":([A-Za-z0-9_]+)> <(.+)>(?=\\n)");
+  std::set<std::string> demangled;
+  for (std::sregex_iterator it(r.out.begin(), r.out.end(), line), end; it != end; ++it) {
+    std::string mangled = (*it)[1], func = (*it)[2];
+    CHECK(mangled.rfind("_Z", 0) == 0);
+    CHECK(func + "\n" == run({"c++filt", mangled}).out);
+    demangled.insert(func);
+  }
+  CHECK(demangled == std::set<std::string>{"ns::f(int)", "int ns::twice<int>(int)"});
+}
+
+// Two points that print the same key (a uprobe and a uretprobe of one function have one func)
+// are two keys in the kernel: printed, they are one line holding both, as bpftrace keys by text.
+TEST_CASE("map keys that print the same are merged: counts, sums, averages and histograms") {
+  std::string fun = fun_path();
+  RunResult r = run_rawprobe({"-c", fun + " 3", "-e",
+                              "uprobe:" + fun + ":bar, uretprobe:" + fun + ":bar { @c[func] = count(); "
+                              "@s[func] = sum(2); @a[func] = avg(5); @h[func] = hist(8); @m[func] = max(tid); }"});
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  long bar = sys::ktest::reported_calls(r.err, "bar");
+  REQUIRE(bar > 0);
+  std::string out = ours_only(r.out);
+  CHECK(lines_starting(out, "@c[bar]: ") == std::vector<std::string>{"@c[bar]: " + std::to_string(2 * bar)});
+  CHECK(lines_starting(out, "@s[bar]: ") == std::vector<std::string>{"@s[bar]: " + std::to_string(4 * bar)});
+  CHECK(lines_starting(out, "@a[bar]: ") == std::vector<std::string>{"@a[bar]: 5"});
+  CHECK(lines_starting(out, "@h[bar]: ").size() == 1);
+  CHECK(lines_starting(out, "[8, 16) ").size() == 1);
+  CHECK(std::regex_search(out, std::regex("\\[8, 16\\) +" + std::to_string(2 * bar) + " \\|")));
+  CHECK(lines_starting(out, "@m[bar]: ").size() == 1);
 }
 
 TEST_CASE("func is refused where bpftrace refuses it, with its message") {

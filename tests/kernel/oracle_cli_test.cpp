@@ -26,7 +26,7 @@ std::string absolute(const std::string& path) {
 std::string without_sample_output(std::string text) {
   for (size_t at; (at = text.find("I'm bar")) != std::string::npos;) text.erase(at, 7);
   static const std::regex own_lines(
-      "(^|\n)(thread [0-9]+ tid [0-9]+ read -?[0-9]+ bytes|tv_sec [0-9]+|hello_usdt pid [0-9]+)(?=\n)");
+      "(^|\n)(thread [0-9]+ tid [0-9]+ read -?[0-9]+ bytes|tv_sec [0-9]+|hello_usdt pid [0-9]+|cxx_names sum [0-9]+)(?=\n)");
   std::string prev;
   while (prev != text) {
     prev = text;
@@ -51,6 +51,7 @@ std::vector<Case> cases() {
   std::string fun = absolute(sample("fun"));
   std::string rr = absolute(sample("read_rand"));
   std::string usdt = absolute(sample("hello_usdt"));
+  std::string cxx = absolute(sample("elf/cxx_names"));
   return {
       {"uprobe count", fun + " 3", "uprobe:" + fun + ":bar { @calls = count(); }"},
       {"uprobes on three functions", fun + " 2",
@@ -94,6 +95,11 @@ std::vector<Case> cases() {
        " printf(\"%d\\n\", ($a + ($b * ($c - ($d + ($e * ($f - ($g + ($h * ($a + ($b - ($c * $d)))))))))))"
        " + (($e - $f) * ($g + $h) - ($a * $b) % 13));"
        " @deep[($a + 1) * (($b + 2) * (($c + 3) * (($d + 4) * ($e + 5))))] = count(); }"},
+      // A quoted demangled C++ name: `probe` names the mangled symbol. (Its `func` is checked
+      // in cli_func_probe_test: 0.17 symbolizes func after cxx_names has exited, into an address.)
+      {"probe of a quoted C++ name", cxx,
+       "uprobe:" + cxx + ":\"ns::f(int)\", uprobe:" + cxx + ":\"int ns::twice<int>(int)\""
+       " { printf(\"%s\\n\", probe); @[probe] = sum(arg0); }"},
       {"delete leaves an empty map", fun + " 2",
        "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
   };
