@@ -3,16 +3,24 @@
 namespace rawprobe {
 
 std::string errno_name(int err) {
+  if (err == kKernelEnotsupp) return "ENOTSUPP";
   // strerrorname_np is glibc 2.32+; Debian 12 has 2.36.
   if (const char* name = strerrorname_np(err)) return name;
   return "errno " + std::to_string(err);
 }
 
+namespace {
+std::string errno_text(int err) {
+  if (err == kKernelEnotsupp) return "Operation is not supported, kernel-internal errno 524";
+  return std::strerror(err);
+}
+}  // namespace
+
 std::string Error::message() const {
   std::string out = what;
   if (!object.empty()) out += " '" + object + "'";
   if (!syscall.empty()) out += ": " + syscall;
-  if (err != 0) out += ": " + errno_name(err) + " (" + std::strerror(err) + ")";
+  if (err != 0) out += ": " + errno_name(err) + " (" + errno_text(err) + ")";
   if (!detail.empty()) out += "\n" + detail;
   if (!hint.empty()) out += "\nhint: " + hint;
   return out;

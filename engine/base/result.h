@@ -22,6 +22,10 @@ struct Error {
   std::string message() const;
 };
 
+// The kernel-internal ENOTSUPP (include/linux/errno.h), which some BPF and uprobe paths let
+// reach user space; libc knows neither its name nor its text.
+inline constexpr int kKernelEnotsupp = 524;
+
 // Name of an errno value ("EPERM"), or "errno N" when unknown.
 std::string errno_name(int err);
 

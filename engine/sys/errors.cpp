@@ -12,10 +12,6 @@ namespace rawprobe::sys {
 
 namespace {
 
-// The kernel-internal ENOTSUPP (include/linux/errno.h), which leaks to user space from
-// some BPF paths; it is not in <errno.h>.
-constexpr int kKernelEnotsupp = 524;
-
 constexpr const char* kNeedsPrivilege = "needs root or CAP_BPF+CAP_PERFMON";
 
 // Kernel versions a link type needs, for EINVAL from BPF_LINK_CREATE.
@@ -67,7 +63,18 @@ std::string bpf_hint(const BpfCall& c, int err) {
       if (c.cmd == BPF_LINK_CREATE) return "no such kernel function (kprobe_multi symbol)";
       return "";
     case EOPNOTSUPP:
-    case kKernelEnotsupp: return "not supported by this kernel's configuration or for this program type";
+    case kKernelEnotsupp:
+    case ENOEXEC:
+      // uprobe_multi registers every offset of the link; one the kernel's instruction decoder
+      // refuses (x86: ENOTSUPP for e.g. a VEX-encoded AVX instruction, ENOEXEC for bytes it
+      // cannot decode) fails the whole link, and the errno does not say which offset it was.
+      if (c.cmd == BPF_LINK_CREATE && c.attr &&
+          static_cast<const union bpf_attr*>(c.attr)->link_create.attach_type == uapi::kTraceUprobeMulti)
+        return "the kernel cannot probe the instruction at one of the link's offsets (x86: e.g. a "
+               "VEX-encoded AVX instruction at a function's start); --attach-mode=pmu attaches "
+               "each point alone and names the file offset refused";
+      if (err == ENOEXEC) return "";
+      return "not supported by this kernel's configuration or for this program type";
     case EMFILE: return "too many open files: raise the limit with ulimit -n";
     default: return "";
   }

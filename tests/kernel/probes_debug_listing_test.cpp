@@ -167,4 +167,27 @@ TEST_CASE("debug-only libc functions attach: a workload's calls are counted") {
   CHECK(counts[ur + "_int_malloc"] == counts[u + "_int_malloc"]);
 }
 
+// The kernel's uprobe decoder refuses some instructions (x86: VEX-encoded AVX ones, with its
+// internal ENOTSUPP); in a uprobe_multi link one such offset fails the whole link, and the
+// error must say so and how to find the offset. The oracle that the function starts with a VEX
+// instruction is objdump's disassembly of its first bytes.
+TEST_CASE("a function the kernel cannot probe: uprobe_multi's ENOTSUPP named, the PMU path names the offset") {
+  std::string libc = libc_path(), debug = debug_file_of(libc);
+  std::map<std::string, ReadelfSymbol> symtab = readelf_functions("--syms", debug, false);
+  REQUIRE(symtab.count("__memset_avx2_unaligned"));
+  uint64_t at = symtab["__memset_avx2_unaligned"].value;
+  std::string dis = run("objdump -d --start-address=" + elf::hex(at) + " --stop-address=" + elf::hex(at + 8) + " " + libc);
+  std::smatch first;
+  REQUIRE(std::regex_search(dis, first, std::regex(":\\s+(c[45]) [0-9a-f ]+\\s+v[a-z]+")));  // a VEX prefix, an AVX mnemonic
+  std::string script = "uprobe:" + libc + ":__memset_avx2_unaligned { @ = count(); } BEGIN { exit(); }";
+  cli_test::RunResult multi = cli_test::run_rawprobe({"-e", script});
+  CHECK(multi.status == 1);
+  CHECK(multi.err.find("bpf(BPF_LINK_CREATE): ENOTSUPP") != std::string::npos);
+  CHECK(multi.err.find("cannot probe the instruction at one of the link's offsets") != std::string::npos);
+  cli_test::RunResult pmu = cli_test::run_rawprobe({"--attach-mode=pmu", "-e", script});
+  CHECK(pmu.status == 1);
+  CHECK(pmu.err.find("perf_event_open: ENOTSUPP") != std::string::npos);
+  CHECK(pmu.err.find("cannot be probed") != std::string::npos);
+}
+
 TEST_SUITE_END();

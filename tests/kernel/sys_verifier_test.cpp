@@ -25,9 +25,6 @@ using namespace rawprobe::sys;
 
 namespace {
 
-// include/linux/errno.h: not in <errno.h>.
-constexpr int kKernelEnotsupp = 524;
-
 struct TraceCapture {
   std::vector<std::string> lines;
   TraceCapture() {
