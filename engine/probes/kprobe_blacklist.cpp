@@ -8,8 +8,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <sstream>
 
 #include "engine/base/result.h"
@@ -20,6 +18,8 @@ namespace {
 
 constexpr const char* kDebugfs = "/sys/kernel/debug";
 constexpr const char* kBlacklistFile = "/kprobes/blacklist";
+// The file in the child's own debugfs mount (mount_and_copy), where no host root applies.
+constexpr const char* kPrivateBlacklist = "/sys/kernel/debug/kprobes/blacklist";
 
 // Where debugfs is mounted when it is not at /sys/kernel/debug (some systems mount it at
 // /debug): the first debugfs line of /proc/self/mounts, or "".
@@ -51,9 +51,7 @@ std::string debugfs_elsewhere() {
   if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail("mount(/, MS_REC|MS_PRIVATE)");
   if (::mount("debugfs", kDebugfs, "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
     fail("mount(debugfs, /sys/kernel/debug)");
-  char path[64] = "/sys/kernel/debug";
-  std::strcat(path, kBlacklistFile);
-  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  int fd = ::open(kPrivateBlacklist, O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("open(/sys/kernel/debug/kprobes/blacklist)");
   char buf[16384];
   for (;;) {
@@ -127,7 +125,7 @@ KprobeBlacklist load() {
     return none;
   }
   KprobeBlacklist b = parse_kprobe_blacklist(*privately);
-  b.source = "/sys/kernel/debug/kprobes/blacklist (debugfs mounted privately)";
+  b.source = std::string(kPrivateBlacklist) + " (debugfs mounted privately)";
   return b;
 }
 
@@ -150,13 +148,6 @@ KprobeBlacklist parse_kprobe_blacklist(const std::string& text) {
   return b;
 }
 
-const KprobeBlacklist& kprobe_blacklist() {
-  static std::mutex lock;
-  static std::map<std::string, KprobeBlacklist> by_root;
-  std::lock_guard<std::mutex> guard(lock);
-  auto it = by_root.find(sys::host_root());
-  if (it == by_root.end()) it = by_root.emplace(sys::host_root(), load()).first;
-  return it->second;
-}
+const KprobeBlacklist& kprobe_blacklist() { return sys::once_per_host_root<KprobeBlacklist>([] { return load(); }); }
 
 }  // namespace rawprobe::probes

@@ -12,7 +12,6 @@
 // without BTF still has the tracefs names.
 #include <algorithm>
 #include <map>
-#include <optional>
 
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
@@ -36,15 +35,9 @@ struct RawTracepoint {
 
 // Every raw tracepoint name once, sorted by name.
 Result<std::vector<RawTracepoint>> raw_tracepoints() {
-  // Read once per host root (tests point it at fixtures): a few MB of vmlinux BTF, which
-  // does not change while we run.
-  static std::string read_under;
-  static std::optional<std::vector<std::string>> cached;
-  if (!cached || read_under != sys::host_root()) {
-    read_under = sys::host_root();
-    cached = btf_trace_names();
-  }
-  const std::vector<std::string>& declared = *cached;
+  // A few MB of vmlinux BTF, read once.
+  const std::vector<std::string>& declared =
+      sys::once_per_host_root<std::vector<std::string>>([] { return btf_trace_names(); });
   std::map<std::string, std::string> category_of;
   for (const std::string& name : declared) category_of[name];
   Result<std::vector<std::pair<std::string, std::string>>> events = all_tracepoints();

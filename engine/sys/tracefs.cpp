@@ -3,8 +3,6 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
-#include <map>
-#include <mutex>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,22 +55,19 @@ std::string dynamic_event_line(bool retprobe, uint32_t maxactive, const std::str
 }
 
 Result<std::string> tracefs_dir() {
-  static std::mutex lock;
-  static std::map<std::string, Result<std::string>> by_root;
-  std::lock_guard<std::mutex> guard(lock);
-  auto it = by_root.find(host_root());
-  if (it != by_root.end()) return it->second;
-  Result<std::string> found = make_error("find tracefs", host_path("/sys/kernel/tracing"),
-                                         "mount it: mount -t tracefs nodev /sys/kernel/tracing");
-  // /sys/kernel/tracing exists since 4.1; before that tracefs lived inside debugfs.
-  for (const char* candidate : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-    std::string dir = host_path(candidate);
-    if (is_dir(dir + "/events")) {
-      found = dir;
-      break;
+  return once_per_host_root<Result<std::string>>([] {
+    Result<std::string> found = make_error("find tracefs", host_path("/sys/kernel/tracing"),
+                                           "mount it: mount -t tracefs nodev /sys/kernel/tracing");
+    // /sys/kernel/tracing exists since 4.1; before that tracefs lived inside debugfs.
+    for (const char* candidate : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+      std::string dir = host_path(candidate);
+      if (is_dir(dir + "/events")) {
+        found = dir;
+        break;
+      }
     }
-  }
-  return by_root.emplace(host_root(), found).first->second;
+    return found;
+  });
 }
 
 Result<uint32_t> tracepoint_id(const std::string& category, const std::string& name) {
