@@ -1,5 +1,7 @@
 #include "bpfasm/builder.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 #include "bpfasm/form.h"
@@ -163,6 +165,10 @@ void Builder::emit(const Instruction& insn, Label target, TargetField field, std
 
 void Builder::annotate(std::string text) {
   annotations_.push_back({insns_.size(), std::move(text)});
+}
+
+bool Builder::uses_map(MapHandle map) const {
+  return std::any_of(map_fixups_.begin(), map_fixups_.end(), [&](const MapFixup& m) { return m.map.id == map.id; });
 }
 
 Result<Program> Builder::finish(std::span<const int> map_fds) const {

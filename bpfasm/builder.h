@@ -110,6 +110,9 @@ class Builder {
   // Instructions emitted so far.
   size_t size() const { return insns_.size(); }
 
+  // Whether any instruction emitted so far loads `map`.
+  bool uses_map(MapHandle map) const;
+
   // Resolves labels and map handles (MapHandle{i} -> map_fds[i]) and checks every instruction
   // against the opcode table. The first problem is the error.
   Result<Program> finish(std::span<const int> map_fds = {}) const;

@@ -46,6 +46,25 @@ std::string program_name(const probes::AttachPoint& p) {
   return kernel_object_name(base);
 }
 
+// Which script maps the kernel fills as keys arrive instead of in advance. Preallocating
+// 4096 elements (times the CPUs for per-CPU maps) was most of the kernel's time in a short
+// run's start (about 1 ms a map on a 2-CPU VM) and holds memory the script may never use.
+// A map a perf_event program (profile, interval, software, hardware) touches stays
+// preallocated: those run in NMI or timer interrupts, where the allocator's per-CPU cache
+// can run dry between refills and an update would then fail, while a full preallocated map
+// only refuses keys beyond max_entries.
+void choose_map_allocation(CompiledScript& out, const CompileOptions& options) {
+  if (!options.hash_maps_on_demand) return;
+  for (size_t id = 0; id < out.maps.size(); ++id) {
+    MapDef& def = out.maps[id];
+    if (def.user_map < 0 || (def.type != BPF_MAP_TYPE_HASH && def.type != BPF_MAP_TYPE_PERCPU_HASH)) continue;
+    bool in_interrupts = std::any_of(out.programs.begin(), out.programs.end(), [&](const CompiledProgram& p) {
+      return p.plan.type == probes::ProgramType::PerfEvent && p.code.uses_map(bpf::MapHandle{uint32_t(id)});
+    });
+    if (!in_interrupts) def.flags |= BPF_F_NO_PREALLOC;
+  }
+}
+
 }  // namespace
 
 ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptions& options, CompiledScript& out)
@@ -207,6 +226,7 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
       }
     }
   }
+  choose_map_allocation(out, options);
   return out;
 }
 

@@ -46,6 +46,18 @@ std::string hex_string(uint64_t value) {
   return buf;
 }
 
+std::string named_bits(uint64_t value, std::initializer_list<NamedBit> names) {
+  std::string out;
+  for (const NamedBit& bit : names) {
+    if (!(value & bit.mask)) continue;
+    if (!out.empty()) out += '|';
+    out += bit.name;
+    value &= ~bit.mask;
+  }
+  if (value) out += (out.empty() ? "" : "|") + hex_string(value);
+  return out.empty() ? "0" : out;
+}
+
 std::string quote(std::string_view s, size_t limit) {
   std::string out = "\"";
   for (size_t i = 0; i < s.size() && i < limit; ++i) {

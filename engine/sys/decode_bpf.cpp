@@ -53,7 +53,14 @@ std::string map_create(const union bpf_attr& a) {
       .num("key_size", a.key_size)
       .num("value_size", a.value_size)
       .num("max_entries", a.max_entries)
-      .hex("map_flags", a.map_flags);
+      .add("map_flags", named_bits(a.map_flags, {{BPF_F_NO_PREALLOC, "BPF_F_NO_PREALLOC"},
+                                                  {BPF_F_NO_COMMON_LRU, "BPF_F_NO_COMMON_LRU"},
+                                                  {BPF_F_NUMA_NODE, "BPF_F_NUMA_NODE"},
+                                                  {BPF_F_RDONLY, "BPF_F_RDONLY"},
+                                                  {BPF_F_WRONLY, "BPF_F_WRONLY"},
+                                                  {BPF_F_RDONLY_PROG, "BPF_F_RDONLY_PROG"},
+                                                  {BPF_F_WRONLY_PROG, "BPF_F_WRONLY_PROG"},
+                                                  {BPF_F_MMAPABLE, "BPF_F_MMAPABLE"}}));
   if (a.map_name[0]) f.add("map_name", object_name(a.map_name));
   return f.braces();
 }

@@ -1,6 +1,7 @@
 // Formatting pieces shared by the bpf and perf_event_open decoders (internal to engine/sys).
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,13 @@ std::string quote(std::string_view s, size_t limit = 256);
 // The string a user pointer points at (our own memory: the decoder runs in-process).
 std::string quote_user_string(uint64_t ptr);
 std::string hex_string(uint64_t value);
+// The set bits of `value` by name, "A|B", with bits no name covers appended in hex; "0" when
+// none is set.
+struct NamedBit {
+  uint64_t mask;
+  const char* name;
+};
+std::string named_bits(uint64_t value, std::initializer_list<NamedBit> names);
 // "= 3", "= -1 EPERM (Operation not permitted)"
 std::string result_text(const Outcome& outcome);
 

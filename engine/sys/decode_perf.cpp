@@ -78,19 +78,10 @@ std::string bit_flags(const perf_event_attr& a) {
 }
 
 std::string open_flags(unsigned long flags) {
-  std::string out;
-  auto bit = [&](unsigned long mask, const char* name) {
-    if (!(flags & mask)) return;
-    if (!out.empty()) out += '|';
-    out += name;
-    flags &= ~mask;
-  };
-  bit(PERF_FLAG_FD_NO_GROUP, "PERF_FLAG_FD_NO_GROUP");
-  bit(PERF_FLAG_FD_OUTPUT, "PERF_FLAG_FD_OUTPUT");
-  bit(PERF_FLAG_PID_CGROUP, "PERF_FLAG_PID_CGROUP");
-  bit(PERF_FLAG_FD_CLOEXEC, "PERF_FLAG_FD_CLOEXEC");
-  if (flags) out += (out.empty() ? "" : "|") + hex_string(flags);
-  return out.empty() ? "0" : out;
+  return named_bits(flags, {{PERF_FLAG_FD_NO_GROUP, "PERF_FLAG_FD_NO_GROUP"},
+                            {PERF_FLAG_FD_OUTPUT, "PERF_FLAG_FD_OUTPUT"},
+                            {PERF_FLAG_PID_CGROUP, "PERF_FLAG_PID_CGROUP"},
+                            {PERF_FLAG_FD_CLOEXEC, "PERF_FLAG_FD_CLOEXEC"}});
 }
 
 }  // namespace

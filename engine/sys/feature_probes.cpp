@@ -153,4 +153,33 @@ FeatureState probe_isa(int version) {
   return loads(BPF_PROG_TYPE_SOCKET_FILTER, {mov64_imm(0, 0), probe, exit_insn()});
 }
 
+// A perf_event program that looks up a key in a hash map created with BPF_F_NO_PREALLOC.
+// Before 6.1 ("bpf: Relax the requirement to use preallocated hash maps in tracing progs",
+// with the hash map's move to bpf_mem_alloc) the verifier refuses that pairing with EINVAL
+// ("perf_event programs can only use preallocated hash map"), and the other tracing types
+// only with a kernel warning, because allocating from a probe that may sit inside the
+// allocator was unsafe. Since then an element comes from a per-CPU cache that any context may
+// use, so the map need not be filled in advance.
+FeatureState probe_hash_on_demand() {
+  MapSpec spec;
+  spec.type = BPF_MAP_TYPE_HASH;
+  spec.key_size = 8;
+  spec.value_size = 8;
+  spec.max_entries = 1;
+  spec.flags = BPF_F_NO_PREALLOC;
+  spec.name = "rawprobe_feat";
+  Result<Fd> map = map_create(spec);
+  if (!map) return {false, cause(map.error())};
+  // r1 = map; *(u64 *)(r10 - 8) = 0; r2 = r10 - 8; call map_lookup_elem; r0 = 0; exit
+  return loads(BPF_PROG_TYPE_PERF_EVENT, {
+                                             {op::LD_IMM64, 1, op::PSEUDO_MAP_FD, 0, map->get()},
+                                             {op::ST | op::MEM | op::DW, 10, 0, -8, 0},
+                                             {op::ALU64 | op::MOV | op::X, 2, 10, 0, 0},
+                                             {op::ALU64 | op::ADD | op::K, 2, 0, 0, -8},
+                                             {op::JMP | op::CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem},
+                                             mov64_imm(0, 0),
+                                             exit_insn(),
+                                         });
+}
+
 }  // namespace rawprobe::sys

@@ -31,6 +31,7 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::isa_v2, "isa_v2", "ISA v2 (JLT/JLE/JSLT/JSLE)", "4.14"},
     {Feature::isa_v3, "isa_v3", "ISA v3 (JMP32)", "5.1"},
     {Feature::isa_v4, "isa_v4", "ISA v4 (sign extension, sdiv, bswap, gotol)", "6.6"},
+    {Feature::hash_on_demand, "hash_on_demand", "hash maps allocated on update (bpf_mem_alloc)", "6.1"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -50,6 +51,7 @@ FeatureState run_probe(Feature f) {
     case Feature::isa_v2: return probe_isa(2);
     case Feature::isa_v3: return probe_isa(3);
     case Feature::isa_v4: return probe_isa(4);
+    case Feature::hash_on_demand: return probe_hash_on_demand();
   }
   return {false, "unknown feature"};
 }

@@ -24,6 +24,8 @@ enum class Feature {
   isa_v2,             // JLT/JLE/JSLT/JSLE
   isa_v3,             // JMP32 (and 32-bit ALU compares)
   isa_v4,             // sign-extending moves/loads, sdiv/smod, bswap, gotol
+  hash_on_demand,     // hash maps without preallocation (BPF_F_NO_PREALLOC) in every program
+                      // type: elements come from bpf_mem_alloc, safe in any context
 };
 
 struct FeatureInfo {

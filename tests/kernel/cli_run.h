@@ -2,6 +2,7 @@
 // and stderr captured, readable while it runs (to wait for "Attaching ..." before sending a
 // signal), killed if it outlives its timeout so a hung run fails instead of hanging the suite.
 #pragma once
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/sys/host_root.h"
 #include "tests/kernel/sys_support.h"
 
 namespace rawprobe::cli_test {
@@ -37,6 +39,26 @@ inline bool has_sanitizer_report(const std::string& text) {
   return text.find("runtime error: ") != std::string::npos ||
          text.find("ERROR: AddressSanitizer") != std::string::npos ||
          text.find("ERROR: LeakSanitizer") != std::string::npos;
+}
+
+// The /proc/PID/fdinfo text of every fd of `pid` whose link reads `target`
+// ("anon_inode:bpf-map", "anon_inode:bpf-prog", "anon_inode:[perf_event]"): the kernel's
+// own account of the objects a process holds.
+inline std::vector<std::string> fdinfo_of(pid_t pid, const std::string& target) {
+  std::vector<std::string> infos;
+  std::string dir = "/proc/" + std::to_string(pid) + "/fd";
+  DIR* d = opendir(dir.c_str());
+  while (d) {
+    dirent* e = readdir(d);
+    if (!e) break;
+    char link[256] = {};
+    if (readlink((dir + "/" + e->d_name).c_str(), link, sizeof link - 1) <= 0 || target != link) continue;
+    std::string info;
+    sys::read_text_file("/proc/" + std::to_string(pid) + "/fdinfo/" + e->d_name, info);
+    infos.push_back(std::move(info));
+  }
+  if (d) closedir(d);
+  return infos;
 }
 
 struct RunResult {

@@ -37,22 +37,11 @@ struct Held {
 };
 Held held_by(pid_t pid) {
   Held h;
-  std::string dir = "/proc/" + std::to_string(pid) + "/fd";
-  DIR* d = opendir(dir.c_str());
-  while (d) {
-    dirent* e = readdir(d);
-    if (!e) break;
-    char target[256] = {};
-    if (readlink((dir + "/" + e->d_name).c_str(), target, sizeof target - 1) <= 0) continue;
-    if (std::string(target) == "anon_inode:[perf_event]") ++h.perf_events;
-    if (std::string(target) == "anon_inode:bpf-prog") {
-      std::string info;
-      sys::read_text_file("/proc/" + std::to_string(pid) + "/fdinfo/" + e->d_name, info);
-      std::smatch m;
-      if (std::regex_search(info, m, std::regex("prog_id:\\s*([0-9]+)"))) h.prog_ids.insert(unsigned(std::stoul(m[1])));
-    }
+  h.perf_events = fdinfo_of(pid, "anon_inode:[perf_event]").size();
+  for (const std::string& info : fdinfo_of(pid, "anon_inode:bpf-prog")) {
+    std::smatch m;
+    if (std::regex_search(info, m, std::regex("prog_id:\\s*([0-9]+)"))) h.prog_ids.insert(unsigned(std::stoul(m[1])));
   }
-  if (d) closedir(d);
   return h;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <linux/bpf.h>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "engine/codegen/codegen.h"
@@ -39,7 +40,8 @@ struct Compiled {
 };
 
 // Front end and compile. Points come from probes::expand, or `points` when given.
-void compile_script(const std::string& text, Compiled& c, std::vector<std::vector<probes::AttachPoint>> points = {}) {
+void compile_script(const std::string& text, Compiled& c, std::vector<std::vector<probes::AttachPoint>> points = {},
+                    CompileOptions options = {}) {
   c.source = std::make_unique<lang::SourceFile>("test.bt", with_samples(text));
   static test::CapturedTracepoints catalog;
   lang::SemanticOptions sem;
@@ -59,7 +61,6 @@ void compile_script(const std::string& text, Compiled& c, std::vector<std::vecto
     }
   }
   c.points = std::move(points);
-  CompileOptions options;
   options.source = c.source.get();
   c.script = compile(c.program, c.points, options);
 }
@@ -116,6 +117,42 @@ TEST_CASE("codegen: the seed scripts compile to one program per block or point, 
       for (const bpf::Annotation& a : prog->annotations) CHECK(a.text.rfind("test.bt:", 0) == 0);
       CHECK(prog->insns.back().code == (bpf::op::JMP | bpf::op::EXIT));
     }
+  }
+}
+
+TEST_CASE("codegen: script maps are filled on update where the kernel allows it, except those a perf_event program touches") {
+  const std::string text =
+      "uprobe:/bin/true:main { @u = count(); @both = 1; @k[tid] = nsecs; } profile:hz:99 { @both = 2; @p = count(); }";
+  probes::AttachPoint profile;
+  profile.kind = lang::ProbeKind::Profile;
+  profile.name = "profile:hz:99";
+  auto flags_by_name = [](const Compiled& c) {
+    std::map<std::string, uint32_t> out;
+    for (const MapDef& def : c.script->maps)
+      if (def.user_map >= 0) out[c.program.info.maps[size_t(def.user_map)].name] = def.flags;
+    return out;
+  };
+  CompileOptions on_demand;
+  on_demand.hash_maps_on_demand = true;
+  Compiled c;
+  compile_script(text, c, {{begin_point()}, {profile}}, on_demand);
+  REQUIRE_MESSAGE(c.script, (c.script ? "" : c.script.error().message()));
+  std::map<std::string, uint32_t> flags = flags_by_name(c);
+  REQUIRE(flags.size() == 4);
+  CHECK(flags["@u"] == BPF_F_NO_PREALLOC);
+  CHECK(flags["@k"] == BPF_F_NO_PREALLOC);
+  CHECK(flags["@both"] == 0);  // written by the profile block too
+  CHECK(flags["@p"] == 0);
+  // Internal maps (the events buffer, ...) keep their own flags.
+  for (const MapDef& def : c.script->maps)
+    if (def.user_map < 0) CHECK(def.flags == 0);
+
+  Compiled preallocated;
+  compile_script(text, preallocated, {{begin_point()}, {profile}});
+  REQUIRE(preallocated.script);
+  for (const auto& [name, f] : flags_by_name(preallocated)) {
+    CAPTURE(name);
+    CHECK(f == 0);
   }
 }
 

@@ -52,6 +52,18 @@ TEST_CASE("MAP_CREATE shows map type, sizes, max entries, name and the fd") {
   CHECK(has(line, ", " + std::to_string(sizeof a) + ") = 5"));
 }
 
+TEST_CASE("MAP_CREATE names the map flags set, and shows unnamed bits in hex") {
+  union bpf_attr a = zeroed();
+  a.map_type = BPF_MAP_TYPE_HASH;
+  std::strcpy(a.map_name, "m");  // a field after map_flags, so each check sees where it ends
+  CHECK(has(describe_request(BpfCall{BPF_MAP_CREATE, &a, sizeof a}), "map_flags=0,"));
+  a.map_flags = BPF_F_NO_PREALLOC;
+  CHECK(has(describe_request(BpfCall{BPF_MAP_CREATE, &a, sizeof a}), "map_flags=" + NAME(BPF_F_NO_PREALLOC) + ","));
+  a.map_flags = BPF_F_NO_PREALLOC | BPF_F_RDONLY_PROG | (1u << 30);
+  CHECK(has(describe_request(BpfCall{BPF_MAP_CREATE, &a, sizeof a}),
+            "map_flags=" + NAME(BPF_F_NO_PREALLOC) + "|" + NAME(BPF_F_RDONLY_PROG) + "|0x40000000,"));
+}
+
 TEST_CASE("PROG_LOAD shows prog type, insn count, license, log settings and an errno") {
   union bpf_attr a = zeroed();
   const char* license = "GPL";
