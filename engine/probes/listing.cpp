@@ -5,6 +5,7 @@
 #include "engine/probes/listing.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
@@ -90,6 +91,14 @@ Status list_probes(const ListOptions& options, FILE* out) {
     std::string filter = pattern;
     if (!filter.empty() && !has_wildcard(filter)) filter = "*" + filter + "*";
     ListSink sink(out, options.verbose, filter);
+    // One provider that cannot list (tracepoints with tracefs unmounted) does not hide the
+    // others' lines; the first failure is reported after them, naming what is missing.
+    std::optional<Error> first_failure;
+    auto keep_failure = [&](Status st, const Listed& l) {
+      if (st || first_failure) return;
+      first_failure = st.error();
+      first_failure->what = "no " + std::string(l.name) + " probes listed: " + first_failure->what;
+    };
     for (const Listed& l : kListed) {
       bool asked = parts.size() == 1 && pattern == l.name;  // "-l kprobe", "-l usdt"
       // "-l uprobe" alone reaches the provider, which says that a binary is needed.
@@ -97,12 +106,12 @@ Status list_probes(const ListOptions& options, FILE* out) {
       if (!asked && std::string(l.name) == "kretprobe") continue;  // the same set as kprobe
       if (!asked && !may_match(filter, l.name)) continue;
       if (std::string(l.name).find("kprobe") != std::string::npos && !kprobes_available()) {
-        if (asked || (!pattern.empty() && elf::glob_match(filter, l.name)))
-          if (Status st = list_one(l, {}, options, sink); !st) return st;
+        if (asked || (!pattern.empty() && elf::glob_match(filter, l.name))) keep_failure(list_one(l, {}, options, sink), l);
         continue;
       }
-      if (Status st = list_one(l, {}, options, sink); !st) return st;
+      keep_failure(list_one(l, {}, options, sink), l);
     }
+    if (first_failure) return *first_failure;
     return {};
   }
   std::vector<std::string> rest(parts.begin() + 1, parts.end());

@@ -12,6 +12,7 @@
 
 #include "engine/probes/listing.h"
 #include "tests/unit/probes_capture.h"
+#include "tests/kernel/cli_run.h"
 #include "tests/kernel/sys_support.h"
 
 using namespace rawprobe;
@@ -93,6 +94,28 @@ TEST_CASE("whole-line patterns: the seed's grep pipelines see the same tracepoin
   for (const char* expected : {"BEGIN", "END", "interval:ms:", "profile:hz:", "hardware:cpu-cycles:",
                                "rawtracepoint:sched_switch", "tracepoint:syscalls:sys_enter_read"})
     CHECK_MESSAGE(std::find(all.begin(), all.end(), std::string(expected)) != all.end(), expected);
+}
+
+TEST_CASE("a bare -l without tracefs lists every other provider, then says tracepoints are missing and why") {
+  using namespace rawprobe::cli_test;
+  RunResult mounted = run_rawprobe({"-l"}, 60);
+  REQUIRE(mounted.status == 0);
+  std::string expected;
+  size_t tracepoints = 0;
+  for (const std::string& line : lines_of(mounted.out)) {
+    if (line.rfind("tracepoint:", 0) == 0) ++tracepoints;
+    else expected += line + "\n";
+  }
+  REQUIRE(tracepoints > 0);
+  // The same listing in a private mount namespace where tracefs (and debugfs, whose
+  // tracing/ directory is tracefs again) is unmounted; the host's mounts stay as they are.
+  std::string shell = "for m in /sys/kernel/debug/tracing /sys/kernel/tracing /sys/kernel/debug; do "
+                      "umount \"$m\" 2>/dev/null; done; exec \"$0\" -l";
+  RunResult unmounted = run({"unshare", "--mount", "--propagation", "private", "sh", "-c", shell, rawprobe_path()}, 60);
+  CHECK(unmounted.status == 1);
+  CHECK(unmounted.out == expected);
+  CHECK_MESSAGE(unmounted.err.find("no tracepoint probes listed: ") != std::string::npos, unmounted.err);
+  CHECK_MESSAGE(unmounted.err.find("mount -t tracefs nodev /sys/kernel/tracing") != std::string::npos, unmounted.err);
 }
 
 TEST_SUITE_END();
