@@ -125,6 +125,10 @@ Result<std::vector<KernelFunction>> kernel_functions() {
       std::string addr, type;
       f >> addr >> type >> k.name;
       if (type != "t" && type != "T") continue;
+      // The padding the compiler puts before each function (CONFIG_FUNCTION_PADDING_ALIGNMENT,
+      // 6.2+: __pfx_NAME; kCFI's type hash: __cfi_NAME) is named in kallsyms as text but is
+      // no function: ftrace's list, which this stands in for, never has them.
+      if (k.name.rfind("__pfx_", 0) == 0 || k.name.rfind("__cfi_", 0) == 0) continue;
     }
     std::string module;
     if (f >> module && module.size() > 2 && module.front() == '[') k.module = module.substr(1, module.size() - 2);
