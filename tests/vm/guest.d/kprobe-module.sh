@@ -12,6 +12,12 @@
 #                                   once per link it deleted; the child's own "added"/"deleted"
 #                                   lines are the oracle
 #   kprobe-module/clean:MODE        no rawprobe_* event left afterwards
+#   kprobe-module/wildcard          kprobe:dummy:dummy_d*, ...:dummy_s*, ...:dummy_v* in the
+#                                   default mode (one block): one kprobe_multi link (a
+#                                   BPF_LINK_CREATE of that type that returned a link, where
+#                                   --info reports kprobe_multi) for the functions of
+#                                   count:MODE, which the globs match and no others of the
+#                                   module; @[func] counts them as count:MODE does
 #   kprobe-module/no-such-module    kprobe:nosuchmod:dummy_setup: exit != 0, an error that
 #                                   names the module as not loaded and says where the
 #                                   function is (kprobe:dummy:dummy_setup)
@@ -73,6 +79,32 @@ for mode in pmu legacy; do
   fi
   vm_result_clean "kprobe-module/clean:$mode" "$rc"
 done
+
+"$RAWPROBE" --trace-syscalls -o out.wild \
+  -e 'kprobe:dummy:dummy_d*, kprobe:dummy:dummy_s*, kprobe:dummy:dummy_v* { @[func] = count(); }' \
+  -c "sh $PWD/child.sh" >child.wild 2>err.wild
+rc=$?
+added=$(grep -c '^added ' child.wild)
+deleted=$(grep -c '^deleted ' child.wild)
+: >want.wild
+for f in $on_add; do echo "@[$f]: $added" >>want.wild; done
+for f in $on_del; do echo "@[$f]: $deleted" >>want.wild; done
+sort want.wild -o want.wild
+grep '^@\[' out.wild | sort >got.wild
+multi_links=$(grep -cE '^bpf\(BPF_LINK_CREATE, .*attach_type=BPF_TRACE_KPROBE_MULTI.*\) = [0-9]+$' err.wild)
+if "$RAWPROBE" --info | grep -qE '^kprobe_multi link +yes'; then want_multi=1; else want_multi=0; fi
+if [ "$rc" -ne 0 ]; then
+  vm_result kprobe-module/wildcard FAIL "exit $rc: $(grep -v '^bpf(\|^perf_event_open(\|^ioctl(' err.wild | head -c 400)"
+elif [ "$multi_links" -ne "$want_multi" ]; then
+  vm_result kprobe-module/wildcard FAIL "$multi_links kprobe_multi links created, $want_multi expected (--info: $("$RAWPROBE" --info | grep '^kprobe_multi'))"
+elif [ "$added" -ne 2 ] || [ "$deleted" -ne 2 ]; then
+  vm_result kprobe-module/wildcard FAIL "the child added $added and deleted $deleted of 2 links"
+elif cmp -s want.wild got.wild; then
+  vm_result kprobe-module/wildcard PASS "$(tr '\n' ' ' <got.wild)with $multi_links kprobe_multi link(s)"
+else
+  vm_result kprobe-module/wildcard FAIL "want $(tr '\n' ' ' <want.wild)got: $(tr '\n' ' ' <out.wild)"
+fi
+vm_result_clean kprobe-module/wildcard-clean "$rc"
 
 "$RAWPROBE" -e 'kprobe:nosuchmod:dummy_setup { @ = count(); }' >out.nosuchmod 2>err.nosuchmod
 rc=$?
