@@ -73,11 +73,14 @@ class ScriptState {
 
   // MapDef index of user map `id` (ProgramInfo::maps).
   uint32_t user_map(int id) const { return user_maps_[id]; }
-  // Key layout of a user map (C struct of its parts; keyless: one u64).
+  // Key layout of a user map (C struct of its parts; keyless: one u64, or the u32 index of
+  // a single_entry map).
   const StructLayout& key_layout(int id) const { return key_layouts_[id]; }
   uint32_t key_size(int id) const { return key_layouts_[id].size; }
   uint32_t value_size(int id) const { return value_sizes_[id]; }
   bool per_cpu(int id) const;
+  // The map is a one-entry array (a count() without keys): its entry cannot be deleted.
+  bool single_entry(int id) const;
   int64_t lhist_param(int id, int which) const { return lhist_[id][which]; }
 
   uint32_t events_map();                    // created on first use

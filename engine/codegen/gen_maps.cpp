@@ -1,15 +1,19 @@
 // Maps. Keys are built on the stack as output's layout_of() places the parts (a map without
-// keys uses one u64 0); reads of a missing key give 0 or zero bytes.
+// keys uses one u64 0, a count() without keys, a one-entry per-CPU array, the u32 index 0);
+// reads of a missing key give 0 or zero bytes.
 //
 //   @m[k] = v        value and key on the stack, map_update_elem(BPF_ANY)
 //   @m[k] (read)     map_lookup_elem; r = r0 ? *r0 : 0
 //   @m[k] = count()  per-CPU hash: p = lookup; if (p) lock *p += 1 else update(k, 1)
+//   @c = count()     per-CPU array: p = lookup(0); if (p) lock *p += 1
 //   sum(v)           the same with v
 //   min/max/avg/stats/hist/lhist: the entry is created from the all-zero value of the
 //                    `.zero` array map (read through a direct map-value pointer, 5.2+) when
 //                    missing, then updated in place: min/max { s64 value; u64 set },
 //                    avg/stats { count; total }, hist/lhist u64 buckets[] (map_print.h)
-//   delete(@m[k])    map_delete_elem
+//   delete(@m[k])    map_delete_elem; delete(@c) of a keyless count(): zero(@c), every
+//                    CPU's slot zeroed by user space (an array entry cannot be deleted, and
+//                    a program reaches only its own CPU's slot)
 #include "engine/codegen/gen.h"
 #include "engine/output/hist_format.h"
 
@@ -23,7 +27,7 @@ Place ProgramGen::map_key(const Expr& map) {
   const StructLayout& l = script_.key_layout(map.map_id);
   Place key{frame_.alloc(l.size), {}};
   if (map.operands.empty()) {
-    b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(key.off), 0);
+    b_.store_imm(l.size == 4 ? Size::W : Size::DW, bpf::R10, static_cast<int16_t>(key.off), 0);
     return key;
   }
   const lang::MapInfo& info = script_.info().maps[map.map_id];
@@ -100,6 +104,7 @@ void ProgramGen::map_write(const Expr& map, const Expr& value) {
 }
 
 void ProgramGen::map_delete(const Expr& map) {
+  if (script_.single_entry(map.map_id)) return simple_event(kAsyncZeroMap, {static_cast<uint64_t>(map.map_id)});
   Place key = map_key(map);
   b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
   key_address(bpf::R2, key);
@@ -180,22 +185,27 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   Place key = map_key(map);
   lookup(map, key);
   bpf::Label found = b_.new_label("found"), done = b_.new_label("aggregated");
-  b_.jump(bpf::Cond::Ne, bpf::R0, 0, found);
-  if (simple) {
-    // Missing: insert v as this CPU's value (the others start at zero).
-    Place value{frame_.alloc(8), {}};
-    store_int(v, 8, value);
-    map_update(map, key, value);
-    b_.jump(done);
-  } else {
-    // Missing: insert zeros, then update in place like an existing entry.
-    b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
-    key_address(bpf::R2, key);
-    b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.value_size(map.map_id))}, 0);
-    b_.mov(bpf::R4, 0);
-    b_.call(bpf::Helper::map_update_elem);
-    lookup(map, key);
+  if (script_.single_entry(map.map_id)) {
+    // An array's one entry always exists; the verifier still asks for the null check.
     b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);
+  } else {
+    b_.jump(bpf::Cond::Ne, bpf::R0, 0, found);
+    if (simple) {
+      // Missing: insert v as this CPU's value (the others start at zero).
+      Place value{frame_.alloc(8), {}};
+      store_int(v, 8, value);
+      map_update(map, key, value);
+      b_.jump(done);
+    } else {
+      // Missing: insert zeros, then update in place like an existing entry.
+      b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
+      key_address(bpf::R2, key);
+      b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.value_size(map.map_id))}, 0);
+      b_.mov(bpf::R4, 0);
+      b_.call(bpf::Helper::map_update_elem);
+      lookup(map, key);
+      b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);
+    }
   }
   b_.bind(found);
   auto value_reg = [&] { return use(v, bpf::R2); };

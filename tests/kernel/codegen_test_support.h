@@ -13,6 +13,7 @@
 #include "bpfasm/print.h"
 #include "engine/codegen/codegen.h"
 #include "engine/probes/provider.h"
+#include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
 #include "engine/sys/bpf_prog.h"
 #include "tests/kernel/sys_support.h"
@@ -113,7 +114,7 @@ inline uint32_t possible_cpus() {
 inline std::vector<std::pair<std::vector<uint8_t>, std::vector<uint64_t>>> dump_map(int fd, const MapDef& def,
                                                                                     uint32_t ncpus) {
   std::vector<std::pair<std::vector<uint8_t>, std::vector<uint64_t>>> out;
-  bool per_cpu = def.type == 5 /* PERCPU_HASH */;
+  bool per_cpu = runtime::is_per_cpu_map(def.type);
   uint32_t slot = (def.value_size + 7) / 8 * 8;
   std::vector<uint8_t> key(def.key_size), next(def.key_size), value(per_cpu ? slot * ncpus : slot);
   const void* prev = nullptr;

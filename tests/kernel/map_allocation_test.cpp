@@ -53,8 +53,9 @@ struct Observed {
 
 Observed run_script(const std::vector<std::string>& environment) {
   std::string fun = sample("fun");
-  std::string script = "uprobe:" + fun + ":bar { @calls = count(); @last[tid] = nsecs; }"
-                       " profile:hz:99 { @ticks = count(); } BEGIN { printf(\"ready\\n\"); }";
+  // Keyed counts: a count() without keys is a one-entry array, never a hash map.
+  std::string script = "uprobe:" + fun + ":bar { @calls[comm] = count(); @last[tid] = nsecs; }"
+                       " profile:hz:99 { @ticks[cpu] = count(); } BEGIN { printf(\"ready\\n\"); }";
   std::vector<std::string> argv = {"env"};
   argv.insert(argv.end(), environment.begin(), environment.end());
   argv.insert(argv.end(), {rawprobe_path(), "-e", script});
@@ -91,7 +92,7 @@ TEST_CASE("script maps are filled on update where the kernel allows it, prealloc
     // Written from the profile timer's interrupt: always preallocated.
     CHECK((seen.flags["ticks"] & BPF_F_NO_PREALLOC) == 0);
     REQUIRE(seen.bar_calls > 0);
-    CHECK_MESSAGE(seen.out.find("\n@calls: " + std::to_string(seen.bar_calls) + "\n") != std::string::npos, seen.out);
+    CHECK_MESSAGE(seen.out.find("\n@calls[fun]: " + std::to_string(seen.bar_calls) + "\n") != std::string::npos, seen.out);
     // One thread ran bar: one @last key.
     std::regex last_key("\n@last\\[[0-9]+\\]: [0-9]+");
     CHECK(std::distance(std::sregex_iterator(seen.out.begin(), seen.out.end(), last_key), std::sregex_iterator()) == 1);

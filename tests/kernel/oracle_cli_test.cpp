@@ -100,6 +100,9 @@ std::vector<Case> cases() {
       {"probe of a quoted C++ name", cxx,
        "uprobe:" + cxx + ":\"ns::f(int)\", uprobe:" + cxx + ":\"int ns::twice<int>(int)\""
        " { printf(\"%s\\n\", probe); @[probe] = sum(arg0); }"},
+      {"a count() without keys that nothing hit prints 0", fun,
+       "uretprobe:" + fun + ":foo /retval == 1/ { @never = count(); @never_sum = sum(retval); }"
+       " uprobe:" + fun + ":bar { @bars = count(); }"},
       {"delete leaves an empty map", fun + " 2",
        "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
   };

@@ -122,7 +122,7 @@ TEST_CASE("codegen: the seed scripts compile to one program per block or point, 
 
 TEST_CASE("codegen: script maps are filled on update where the kernel allows it, except those a perf_event program touches") {
   const std::string text =
-      "uprobe:/bin/true:main { @u = count(); @both = 1; @k[tid] = nsecs; } profile:hz:99 { @both = 2; @p = count(); }";
+      "uprobe:/bin/true:main { @u[pid] = count(); @both = 1; @k[tid] = nsecs; } profile:hz:99 { @both = 2; @p[cpu] = count(); }";
   probes::AttachPoint profile;
   profile.kind = lang::ProbeKind::Profile;
   profile.name = "profile:hz:99";
@@ -158,7 +158,7 @@ TEST_CASE("codegen: script maps are filled on update where the kernel allows it,
 
 TEST_CASE("codegen: user maps are defined as engine/output decodes them") {
   Compiled c;
-  compile_script("uprobe:/bin/true:main { @n[1, \"ab\"] = 1; @c[comm] = count(); @s = sum(3); @h = hist(5); @l = lhist(3, 0, 50, 5);"
+  compile_script("uprobe:/bin/true:main { @n[1, \"ab\"] = 1; @c[comm] = count(); @k = count(); @s = sum(3); @h = hist(5); @l = lhist(3, 0, 50, 5);"
                  " @m = max(2); @t = (1, \"x\"); }",
                  c, {{begin_point()}});
   REQUIRE_MESSAGE(c.script, (c.script ? "" : c.script.error().message()));
@@ -168,11 +168,16 @@ TEST_CASE("codegen: user maps are defined as engine/output decodes them") {
     const lang::MapInfo& m = info.maps[def.user_map];
     CAPTURE(m.name);
     MapDesc desc{m.name, m.key, m.value, 1, 0, 50, 5};
-    // Keys: output's C-struct layout (lang's packed offsets may differ); keyless: one u64.
-    CHECK(def.key_size == (m.key.empty() ? 8u : map_key_size(desc)));
+    // Keys: output's C-struct layout (lang's packed offsets may differ); keyless: one u64,
+    // except a count() without keys: a one-entry per-CPU array (u32 index), as bpftrace's.
+    bool counter = m.key.empty() && m.value.kind == TypeKind::Count;
+    CHECK(def.key_size == (counter ? 4u : m.key.empty() ? 8u : map_key_size(desc)));
     CHECK(def.value_size == map_slot_size(desc));
     bool aggregation = m.value.kind >= TypeKind::Count && m.value.kind <= TypeKind::LHist;
-    CHECK(def.type == (aggregation ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH));
+    CHECK(def.type == (counter       ? BPF_MAP_TYPE_PERCPU_ARRAY
+                       : aggregation ? BPF_MAP_TYPE_PERCPU_HASH
+                                     : BPF_MAP_TYPE_HASH));
+    CHECK(def.max_entries == (counter ? 1u : 4096u));
   }
   // [u64, string[3]]: the C struct is 16 bytes where packing would give 11.
   const MapDef& n = c.script->maps[info.find_map("@n")];
