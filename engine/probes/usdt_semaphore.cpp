@@ -1,16 +1,14 @@
 #include "engine/probes/usdt_semaphore.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cinttypes>
 #include <cstdio>
 #include <sstream>
+#include <utility>
 
 #include "elf/hex.h"
 #include "engine/probes/targets.h"
 #include "engine/sys/host_root.h"
+#include "engine/sys/proc_mem.h"
 
 namespace rawprobe::probes {
 namespace {
@@ -46,24 +44,23 @@ Result<uint64_t> runtime_address(pid_t pid, const std::string& path, uint64_t fi
                     "after exec is not there yet: start the command, then trace it with -p PID");
 }
 
+// The increment is undone when the attachment goes. By then a -c command has usually exited:
+// its memory is gone, the read finds no bytes, and there is nothing left to undo.
 class HeldSemaphore final : public AttachmentSet::Part {
  public:
-  HeldSemaphore(int fd, uint64_t address) : fd_(fd), address_(address) {}
+  HeldSemaphore(sys::ProcMem mem, uint64_t address) : mem_(std::move(mem)), address_(address) {}
   ~HeldSemaphore() override {
-    if (held_) add(-1);
-    ::close(fd_);
+    if (held_) (void)mem_.add_u16(address_, -1, "decrement the USDT semaphore at " + elf::hex(address_));
   }
-  bool hold() { return held_ = add(1); }
-  bool add(int delta) {
-    uint16_t value = 0;
-    if (::pread(fd_, &value, sizeof value, static_cast<off_t>(address_)) != sizeof value)
-      return false;
-    value = static_cast<uint16_t>(value + delta);
-    return ::pwrite(fd_, &value, sizeof value, static_cast<off_t>(address_)) == sizeof value;
+  Status hold() {
+    Result<uint16_t> set = mem_.add_u16(address_, 1, "increment the USDT semaphore at " + elf::hex(address_));
+    if (!set) return set.error();
+    held_ = true;
+    return {};
   }
 
  private:
-  int fd_;
+  sys::ProcMem mem_;
   uint64_t address_;
   bool held_ = false;
 };
@@ -78,18 +75,10 @@ Result<std::unique_ptr<AttachmentSet::Part>> hold_semaphore(pid_t pid, const std
                                                             uint64_t file_offset) {
   Result<uint64_t> address = runtime_address(pid, path, file_offset);
   if (!address) return address.error();
-  std::string mem = sys::host_path("/proc/" + std::to_string(pid) + "/mem");
-  int fd = ::open(mem.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0)
-    return syscall_error("open the memory of process " + std::to_string(pid), "open", errno, mem,
-                         "writing a USDT semaphore into another process needs root (or ptrace "
-                         "rights over it)");
-  auto held = std::make_unique<HeldSemaphore>(fd, *address);
-  if (!held->hold()) {
-    int err = errno;
-    return syscall_error("increment the USDT semaphore at " + elf::hex(*address), "pwrite", err,
-                         mem);
-  }
+  Result<sys::ProcMem> mem = sys::ProcMem::open(pid);
+  if (!mem) return mem.error();
+  auto held = std::make_unique<HeldSemaphore>(std::move(*mem), *address);
+  if (Status s = held->hold(); !s) return s.error();
   return std::unique_ptr<AttachmentSet::Part>(std::move(held));
 }
 

@@ -41,11 +41,18 @@ long raw_tracefs_write(const TracefsWrite& c) {
   return n;
 }
 
+long raw_proc_mem(const ProcMemCall& c) {
+  off_t offset = static_cast<off_t>(c.address);
+  if (c.op == ProcMemCall::Op::read) return ::pread(c.fd, c.value, sizeof *c.value, offset);
+  return ::pwrite(c.fd, c.value, sizeof *c.value, offset);
+}
+
 struct Executor {
   long operator()(const BpfCall& c) const { return raw_bpf(c); }
   long operator()(const PerfOpenCall& c) const { return raw_perf_event_open(c); }
   long operator()(const IoctlCall& c) const { return raw_ioctl(c); }
   long operator()(const TracefsWrite& c) const { return raw_tracefs_write(c); }
+  long operator()(const ProcMemCall& c) const { return raw_proc_mem(c); }
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
-// The one choke point (DESIGN.md practice 9). Every bpf(), perf_event_open(), ioctl() and
-// tracefs write rawprobe makes is described as a Call and executed by invoke(), which is the
-// only code that issues those syscalls. Because the description IS the call (the attr
-// pointer handed to the kernel), --trace-syscalls decodes exactly what the kernel saw.
+// The one choke point (DESIGN.md practice 9). Every bpf(), perf_event_open(), ioctl(),
+// tracefs write, and read or write of a USDT semaphore in a traced process's memory rawprobe
+// makes is described as a Call and executed by invoke(), which is the only code that issues
+// those syscalls. Because the description IS the call (the attr pointer handed to the
+// kernel), --trace-syscalls decodes exactly what the kernel saw.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -45,7 +46,20 @@ struct TracefsWrite {
   std::string line;  // including the trailing '\n'
 };
 
-using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite>;
+// pread64/pwrite64(fd, buf, 2, address) of one u16 in another process's memory, through its
+// /proc/PID/mem (whose file offset is the address): a USDT semaphore incremented and
+// decremented by rawprobe on kernels whose uprobes cannot count it (proc_mem.h). Both halves
+// of the read-modify-write are calls, so the trace shows the value found and the value put.
+struct ProcMemCall {
+  enum class Op { read, write };
+  Op op;
+  int fd;            // open on `path`
+  std::string path;  // "/proc/1234/mem", for the trace and errors
+  uint64_t address;  // in that process
+  uint16_t* value;   // what is written, or where the read lands
+};
+
+using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite, ProcMemCall>;
 
 // What a call returned: the syscall's value (an fd, 0, a byte count) or -1 with errno.
 struct Outcome {

@@ -99,6 +99,23 @@ using namespace decode_detail;
 
 namespace {
 
+// A semaphore's read-modify-write in another process, as strace -y shows pread64/pwrite64,
+// with the buffer shown as what it holds, an array of one u16 in hex:
+//   pread64(4</proc/1234/mem>, [0x0], 2, 0x5566778899aa) = 2
+//   pwrite64(4</proc/1234/mem>, [0x1], 2, 0x5566778899aa) = 2
+// fd<path>, the buffer, its size, the file offset (= the address in that process). A write
+// shows the value it writes; a read shows the value it read once it returned both bytes, and
+// otherwise (before the call, on an error, or 0 bytes from a process that has exited) the
+// buffer's address, as strace does for a read that filled nothing.
+std::string proc_mem_text(const ProcMemCall& c, const Outcome* outcome) {
+  bool read = c.op == ProcMemCall::Op::read;
+  bool filled = !read || (outcome && outcome->ret == static_cast<long>(sizeof *c.value));
+  std::string buffer = filled ? "[" + hex_string(*c.value) + "]"
+                              : hex_string(reinterpret_cast<uintptr_t>(c.value));
+  return std::string(read ? "pread64(" : "pwrite64(") + std::to_string(c.fd) + "<" + c.path + ">, " + buffer +
+         ", " + std::to_string(sizeof *c.value) + ", " + hex_string(c.address) + ")";
+}
+
 struct RequestText {
   std::string operator()(const BpfCall& c) const { return bpf_request(c); }
   std::string operator()(const PerfOpenCall& c) const { return perf_request(c); }
@@ -109,6 +126,7 @@ struct RequestText {
   std::string operator()(const TracefsWrite& c) const {
     return "write(" + quote(c.path) + ", " + quote(c.line) + ")";
   }
+  std::string operator()(const ProcMemCall& c) const { return proc_mem_text(c, nullptr); }
 };
 
 struct LabelText {
@@ -118,6 +136,9 @@ struct LabelText {
     return "ioctl(" + perf_ioctl_name(c.request) + ")";
   }
   std::string operator()(const TracefsWrite& c) const { return "write(" + c.path + ")"; }
+  std::string operator()(const ProcMemCall& c) const {
+    return (c.op == ProcMemCall::Op::read ? "pread64(" : "pwrite64(") + c.path + ")";
+  }
 };
 
 }  // namespace
@@ -125,7 +146,8 @@ struct LabelText {
 std::string describe_request(const Call& call) { return std::visit(RequestText{}, call); }
 
 std::string describe_call(const Call& call, const Outcome& outcome) {
-  std::string line = describe_request(call) + " " + result_text(outcome);
+  const ProcMemCall* mem = std::get_if<ProcMemCall>(&call);
+  std::string line = (mem ? proc_mem_text(*mem, &outcome) : describe_request(call)) + " " + result_text(outcome);
   if (const BpfCall* bpf = std::get_if<BpfCall>(&call)) line += bpf_writeback(*bpf, outcome);
   return line;
 }

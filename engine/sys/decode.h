@@ -5,6 +5,7 @@
 //                   pid=-1, cpu=0, group_fd=-1, flags=PERF_FLAG_FD_CLOEXEC) = 5
 //   ioctl(5, PERF_EVENT_IOC_SET_BPF, 4) = 0
 //   write("/sys/kernel/tracing/uprobe_events", "p:rawprobe_12_0 /bin/x:0x1139\n") = 31
+//   pwrite64(7</proc/1234/mem>, [0x1], 2, 0x5566778899aa) = 2
 // A failure ends in "= -1 EPERM (Operation not permitted)".
 #pragma once
 #include <string>
@@ -18,7 +19,8 @@ std::string describe_request(const Call& call);
 // The whole line: request, " = ", result (and the values the kernel wrote back, if any).
 std::string describe_call(const Call& call, const Outcome& outcome);
 // The short syscall label an Error carries: "bpf(BPF_PROG_LOAD)", "perf_event_open",
-// "ioctl(PERF_EVENT_IOC_SET_BPF)", "write(/sys/kernel/tracing/uprobe_events)".
+// "ioctl(PERF_EVENT_IOC_SET_BPF)", "write(/sys/kernel/tracing/uprobe_events)",
+// "pwrite64(/proc/1234/mem)".
 std::string call_label(const Call& call);
 
 }  // namespace rawprobe::sys

@@ -146,12 +146,25 @@ std::string tracefs_hint(const TracefsWrite&, int err) {
   }
 }
 
+// /proc/PID/mem (fs/proc/base.c mem_rw): the permission check is at open, so EACCES/EPERM
+// here are rare; EIO is a read or write no byte of which the process's mm maps.
+std::string proc_mem_hint(const ProcMemCall&, int err) {
+  switch (err) {
+    case EIO: return "nothing is mapped at this address in the process (did it unmap the binary?)";
+    case EPERM:
+    case EACCES: return "writing another process's memory needs root (or ptrace rights over it)";
+    case EBADF: return "not an open /proc/PID/mem fd";
+    default: return "";
+  }
+}
+
 struct Hint {
   int err;
   std::string operator()(const BpfCall& c) const { return bpf_hint(c, err); }
   std::string operator()(const PerfOpenCall& c) const { return perf_hint(c, err); }
   std::string operator()(const IoctlCall& c) const { return ioctl_hint(c, err); }
   std::string operator()(const TracefsWrite& c) const { return tracefs_hint(c, err); }
+  std::string operator()(const ProcMemCall& c) const { return proc_mem_hint(c, err); }
 };
 
 }  // namespace

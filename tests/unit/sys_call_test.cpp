@@ -1,18 +1,25 @@
 // The choke point (engine/sys/call.h) with calls that need no privileges: the trace sink sees
-// each real call with its real result, and errors carry the label, errno and hint.
+// each real call with its real result, and errors carry the label, errno and hint. ProcMem
+// (engine/sys/proc_mem.h) works on this test's own memory, /proc/self/mem.
 #include <doctest/doctest.h>
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include "engine/sys/call.h"
 #include "engine/sys/decode.h"
 #include "engine/sys/errors.h"
 #include "engine/sys/perf.h"
+#include "engine/sys/proc_mem.h"
 #include "tests/unit/sys_fixture.h"
 
 using namespace rawprobe;
@@ -28,6 +35,14 @@ struct TraceCapture {
   }
   ~TraceCapture() { set_trace_sink({}); }
 };
+
+uint64_t address_of(const volatile uint16_t* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+
+std::string hex_of(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
 
 }  // namespace
 
@@ -96,4 +111,90 @@ TEST_CASE("perf_attr_size is the smallest published size covering every set fiel
   CHECK(offsetof(perf_event_attr, config2) + sizeof attr.config2 == PERF_ATTR_SIZE_VER1);
   attr.sample_regs_user = 1;
   CHECK(perf_attr_size(attr) == PERF_ATTR_SIZE_VER3);
+}
+
+TEST_CASE("ProcMem::add_u16 increments and decrements a u16 in a process's memory, traced") {
+  REQUIRE(host_root().empty());
+  Result<ProcMem> mem = ProcMem::open(::getpid());
+  REQUIRE_MESSAGE(mem.ok(), (mem.ok() ? "" : mem.error().message()));
+  CHECK(mem->path() == "/proc/" + std::to_string(::getpid()) + "/mem");
+
+  const uint16_t start = 41;
+  volatile uint16_t semaphore = start;
+  const uint64_t address = address_of(&semaphore);
+  TraceCapture trace;
+  Result<uint16_t> up = mem->add_u16(address, 1, "increment");
+  REQUIRE_MESSAGE(up.ok(), (up.ok() ? "" : up.error().message()));
+  CHECK(*up == start + 1);
+  CHECK(semaphore == start + 1);  // written through the kernel, not through this variable
+  Result<uint16_t> down = mem->add_u16(address, -1, "decrement");
+  REQUIRE(down.ok());
+  CHECK(*down == start);
+  CHECK(semaphore == start);
+
+  // Each call: pread64 of the value found, pwrite64 of the value put.
+  REQUIRE(trace.lines.size() == 4);
+  auto expect = [&](size_t i, const std::string& call, const std::string& value) {
+    const std::string& line = trace.lines[i];
+    INFO(line);
+    // call(FD</proc/PID/mem>, [value], 2, address) = 2
+    CHECK(line.rfind(call + "(", 0) == 0);
+    const std::string rest = "<" + mem->path() + ">, " + value + ", 2, " + hex_of(address) + ") = 2";
+    REQUIRE(line.size() > call.size() + 1 + rest.size());
+    CHECK(line.substr(line.size() - rest.size()) == rest);
+    const std::string fd = line.substr(call.size() + 1, line.size() - rest.size() - call.size() - 1);
+    CHECK(fd.find_first_not_of("0123456789") == std::string::npos);
+  };
+  const std::string before = "[" + hex_of(start) + "]", after = "[" + hex_of(start + 1) + "]";
+  expect(0, "pread64", before);  // found
+  expect(1, "pwrite64", after);  // put
+  expect(2, "pread64", after);
+  expect(3, "pwrite64", before);
+}
+
+TEST_CASE("ProcMem::add_u16 at an unmapped address: the Error names pread64, EIO and a hint; nothing written") {
+  Result<ProcMem> mem = ProcMem::open(::getpid());
+  REQUIRE(mem.ok());
+  TraceCapture trace;
+  Result<uint16_t> r = mem->add_u16(0, 1, "increment the USDT semaphore at 0x0");
+  REQUIRE_FALSE(r.ok());
+  const Error& e = r.error();
+  CHECK(e.what == "increment the USDT semaphore at 0x0");
+  CHECK(e.syscall == "pread64(" + mem->path() + ")");
+  CHECK(e.err == EIO);
+  CHECK(e.object == mem->path());
+  CHECK(!e.hint.empty());
+  REQUIRE(trace.lines.size() == 1);  // the write is never tried
+  CHECK(trace.lines[0].find("= -1 " + errno_name(EIO)) != std::string::npos);
+}
+
+TEST_CASE("ProcMem::add_u16 once the process has exited: 0 bytes read, an Error saying so") {
+  volatile uint16_t semaphore = 1;  // the child's copy sits at the same address
+  pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  Result<ProcMem> mem = ProcMem::open(child);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(mem.ok());
+  TraceCapture trace;
+  Result<uint16_t> r = mem->add_u16(address_of(&semaphore), -1, "decrement");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().syscall == "pread64(" + mem->path() + ")");
+  CHECK(r.error().err == 0);
+  CHECK(r.error().hint == "the process has exited");
+  REQUIRE(trace.lines.size() == 1);
+  CHECK(trace.lines[0].substr(trace.lines[0].size() - 4) == " = 0");
+}
+
+TEST_CASE("ProcMem::open of a process that does not exist says so") {
+  // pid_max is at most 2^22 (PID_MAX_LIMIT): this pid cannot exist.
+  Result<ProcMem> mem = ProcMem::open((1 << 22) + 1);
+  REQUIRE_FALSE(mem.ok());
+  CHECK(mem.error().syscall == "open");
+  CHECK(mem.error().err == ENOENT);
 }

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
@@ -31,6 +33,13 @@ union bpf_attr zeroed() {
   union bpf_attr a;
   std::memset(&a, 0, sizeof a);
   return a;
+}
+
+// "0x..." of a number, the way the test expects it (not the decoder's own helper).
+std::string hex_of(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
 }
 
 }  // namespace
@@ -188,6 +197,38 @@ TEST_CASE("ioctl and tracefs writes") {
   line = describe_call(TracefsWrite{"/t/uprobe_events", "p:rawprobe_1_0 /bin/x:0x10\n"}, Outcome{-1, EEXIST});
   CHECK(line == "write(\"/t/uprobe_events\", \"p:rawprobe_1_0 /bin/x:0x10\\n\") = -1 " + errno_name(EEXIST) +
                     " (" + std::strerror(EEXIST) + ")");
+}
+
+TEST_CASE("a USDT semaphore written through /proc/PID/mem: pread64/pwrite64 with fd<path>, value, size, address") {
+  const int fd = 7;
+  const std::string path = "/proc/1234/mem";
+  const uint64_t address = 0x5566778899aa;
+  uint16_t value = 0x2a;
+  const std::string args_tail = ", " + std::to_string(sizeof value) + ", " + hex_of(address) + ")";
+  const std::string prefix = "(" + std::to_string(fd) + "<" + path + ">, ";
+  const long whole = static_cast<long>(sizeof value);
+
+  // A write shows the value written.
+  ProcMemCall write{ProcMemCall::Op::write, fd, path, address, &value};
+  CHECK(describe_call(write, Outcome{whole, 0}) ==
+        "pwrite64" + prefix + "[" + hex_of(value) + "]" + args_tail + " = " + std::to_string(whole));
+  // A read that returned both bytes shows the value read.
+  ProcMemCall read{ProcMemCall::Op::read, fd, path, address, &value};
+  CHECK(describe_call(read, Outcome{whole, 0}) ==
+        "pread64" + prefix + "[" + hex_of(value) + "]" + args_tail + " = " + std::to_string(whole));
+  // A read that filled nothing shows the buffer's address: an error, or 0 bytes (the process
+  // has exited), and the request before any result.
+  const std::string buffer = hex_of(reinterpret_cast<uintptr_t>(&value));
+  CHECK(describe_call(read, Outcome{-1, EIO}) == "pread64" + prefix + buffer + args_tail + " = -1 " +
+                                                     errno_name(EIO) + " (" + std::strerror(EIO) + ")");
+  CHECK(describe_call(read, Outcome{0, 0}) == "pread64" + prefix + buffer + args_tail + " = 0");
+  CHECK(describe_request(read) == "pread64" + prefix + buffer + args_tail);
+  // A failed write still shows what it tried to write.
+  CHECK(describe_call(write, Outcome{-1, EPERM}) == "pwrite64" + prefix + "[" + hex_of(value) + "]" + args_tail +
+                                                        " = -1 " + errno_name(EPERM) + " (" +
+                                                        std::strerror(EPERM) + ")");
+  CHECK(call_label(write) == "pwrite64(" + path + ")");
+  CHECK(call_label(read) == "pread64(" + path + ")");
 }
 
 TEST_CASE("call_label is the short form errors carry") {
