@@ -129,8 +129,8 @@ struct CompileOptions {
   uint32_t map_max_entries = 4096;    // bpftrace's default for keyed maps
   uint32_t ncpus = 1;                 // possible CPUs (per-CPU value size, perf array size)
   // The kernel allocates hash map elements on update in any program (6.1+, bpf_mem_alloc):
-  // script maps are then created with BPF_F_NO_PREALLOC, except those a perf_event program
-  // writes (sys::Feature::hash_on_demand).
+  // per-CPU hash maps (aggregations) are then created with BPF_F_NO_PREALLOC, except those a
+  // perf_event program writes (sys::Feature::hash_on_demand).
   bool hash_maps_on_demand = false;
   std::string source_name;            // for annotations: "script.bt" or "-e"
   // The script's text: annotations quote its lines and errors point into it. May be null

@@ -293,8 +293,8 @@ std::string usage_text() {
          "  --event-buffer=KIND  auto (ring buffer when the kernel has one), ringbuf, or perf\n"
          "                       (one perf ring per CPU, the fallback for kernels before 5.8)\n"
          "  --info               the kernel's BPF features\n"
-         "  --trace-syscalls     print every bpf(), perf_event_open(), ioctl() and tracefs\n"
-         "                       write, decoded, on stderr\n"
+         "  --trace-syscalls     print every bpf(), perf_event_open(), ioctl(), tracefs\n"
+         "                       write and USDT semaphore write, decoded, on stderr\n"
          "  --version            print the version\n"
          "  -h, --help           this text\n";
 }
