@@ -5,6 +5,7 @@
 #include <linux/bpf.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/codegen/gen.h"
 #include "engine/output/map_print.h"
@@ -58,14 +59,16 @@ std::string program_name(const probes::AttachPoint& p) {
 // cache can run dry between refills and an update would then fail, while a full
 // preallocated map only refuses keys beyond max_entries.
 void choose_map_allocation(CompiledScript& out, const CompileOptions& options) {
-  if (!options.hash_maps_on_demand) return;
+  std::optional<bool> on_demand;  // the kernel is asked once, at the first candidate
   for (size_t id = 0; id < out.maps.size(); ++id) {
     MapDef& def = out.maps[id];
     if (def.user_map < 0 || def.type != BPF_MAP_TYPE_PERCPU_HASH) continue;
     bool in_interrupts = std::any_of(out.programs.begin(), out.programs.end(), [&](const CompiledProgram& p) {
       return p.plan.type == probes::ProgramType::PerfEvent && p.code.uses_map(bpf::MapHandle{uint32_t(id)});
     });
-    if (!in_interrupts) def.flags |= BPF_F_NO_PREALLOC;
+    if (in_interrupts) continue;
+    if (!on_demand) on_demand = options.hash_maps_on_demand && options.hash_maps_on_demand();
+    if (*on_demand) def.flags |= BPF_F_NO_PREALLOC;
   }
 }
 

@@ -43,6 +43,7 @@
 // instead of the 512-byte stack.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -128,10 +129,11 @@ struct CompileOptions {
   uint32_t ringbuf_bytes = 1u << 20;  // power of two, page multiple
   uint32_t map_max_entries = 4096;    // bpftrace's default for keyed maps
   uint32_t ncpus = 1;                 // possible CPUs (per-CPU value size, perf array size)
-  // The kernel allocates hash map elements on update in any program (6.1+, bpf_mem_alloc):
-  // per-CPU hash maps (aggregations) are then created with BPF_F_NO_PREALLOC, except those a
-  // perf_event program writes (sys::Feature::hash_on_demand).
-  bool hash_maps_on_demand = false;
+  // Whether the kernel allocates hash map elements on update in any program (6.1+,
+  // bpf_mem_alloc; sys::Feature::hash_on_demand): per-CPU hash maps (aggregations) are then
+  // created with BPF_F_NO_PREALLOC, except those a perf_event program writes. Asked only when
+  // the script has such a map, so other scripts do not pay for the kernel probe; unset: no.
+  std::function<bool()> hash_maps_on_demand;
   std::string source_name;            // for annotations: "script.bt" or "-e"
   // The script's text: annotations quote its lines and errors point into it. May be null
   // (annotations then give only line numbers).

@@ -151,7 +151,7 @@ int run_script(Options& options) {
   copts.ringbuf_bytes = kRingBufferBytes;
   copts.probe_read_user = sys::has(sys::Feature::probe_read_user);
   copts.ncpus = *ncpus;
-  copts.hash_maps_on_demand = !checked.info.maps.empty() && sys::has(sys::Feature::hash_on_demand);
+  copts.hash_maps_on_demand = [] { return sys::has(sys::Feature::hash_on_demand); };
   copts.source_name = options.source_name();
   copts.source = &src;
   copts.attach.mode = options.attach_mode;

@@ -133,7 +133,7 @@ TEST_CASE("codegen: aggregation maps are filled on update where the kernel allow
     return out;
   };
   CompileOptions on_demand;
-  on_demand.hash_maps_on_demand = true;
+  on_demand.hash_maps_on_demand = [] { return true; };
   Compiled c;
   compile_script(text, c, {{begin_point()}, {profile}}, on_demand);
   REQUIRE_MESSAGE(c.script, (c.script ? "" : c.script.error().message()));
