@@ -15,15 +15,8 @@ Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
     for (const lang::ProbeSpec& spec : block.specs) {
       Result<std::vector<probes::AttachPoint>> found = probes::expand(spec, ctx);
       if (!found) {
-        std::string message = found.error().what;
-        // The caret already shows the spec; name the object only when it adds something.
-        const std::string& object = found.error().object;
-        if (!object.empty() && object != spec.raw && object != spec.canonical() &&
-            message.find(object) == std::string::npos)
-          message += " (" + object + ")";
-        if (found.error().err) message += ": " + errno_name(found.error().err);
-        if (!found.error().hint.empty()) message += "; " + found.error().hint;
-        diags.error(spec.span, message);
+        // The caret already shows the spec.
+        diags.error(spec.span, lang::diagnostic_message(found.error(), {spec.raw, spec.canonical()}));
         continue;
       }
       for (probes::AttachPoint& p : *found) points.push_back(std::move(p));

@@ -39,4 +39,14 @@ std::string Diagnostics::render(const SourceFile& src) const {
   return out;
 }
 
+std::string diagnostic_message(const Error& e, const std::vector<std::string>& shown) {
+  std::string message = e.what;
+  bool object_shown = e.object.empty() || message.find(e.object) != std::string::npos ||
+                      std::find(shown.begin(), shown.end(), e.object) != shown.end();
+  if (!object_shown) message += " (" + e.object + ")";
+  if (e.err) message += ": " + errno_name(e.err);
+  if (!e.hint.empty()) message += "; " + e.hint;
+  return message;
+}
+
 }  // namespace rawprobe::lang

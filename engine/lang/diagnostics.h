@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/result.h"
 #include "engine/lang/source.h"
 
 namespace rawprobe::lang {
@@ -35,5 +36,10 @@ class Diagnostics {
 };
 
 std::string render_diagnostic(const SourceFile& src, const Diagnostic& d);
+
+// An Error from a lower layer as one diagnostic message: "what (object): ERRNO; hint". The
+// object is left out when the caret already shows it (`shown`, e.g. the probe as written) or
+// the text names it.
+std::string diagnostic_message(const Error& e, const std::vector<std::string>& shown = {});
 
 }  // namespace rawprobe::lang

@@ -64,7 +64,8 @@ void Checker::run_pass(bool final_pass) {
   probe_ = nullptr;
   if (!final_pass) return;
   for (MapInfo& m : info_.maps) {
-    if (m.value.kind == TypeKind::None) error(m.first_use, "Undefined map: " + m.name);
+    if (m.value.kind == TypeKind::None && !value_failed_[size_t(&m - info_.maps.data())])
+      error(m.first_use, "Undefined map: " + m.name);
     if (m.key.empty()) m.key_size = 8;
   }
 }
@@ -123,6 +124,7 @@ void Checker::assign_variable(Stmt& s) {
       return;
     }
     var.type = it->second;
+    if (it->second.kind == TypeKind::None || s.expr->type.kind == TypeKind::None) return;  // already reported
     if (!it->second.is_integer() || !s.expr->type.is_integer())
       error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs integers (" +
                         type_name(it->second) + " and " + type_name(s.expr->type) + " given)");
@@ -130,8 +132,13 @@ void Checker::assign_variable(Stmt& s) {
   }
   check(*s.expr, Use::Value);
   const Type& value = s.expr->type;
-  if (value.kind == TypeKind::None) return;  // already reported
-  if (it == vars_.end()) {
+  if (value.kind == TypeKind::None) {
+    // Already reported. The variable exists from here on, with no type, so its uses raise
+    // no "Undefined variable" of their own.
+    if (it == vars_.end()) vars_[var.name] = value;
+    return;
+  }
+  if (it == vars_.end() || it->second.kind == TypeKind::None) {
     vars_[var.name] = value;
     var.type = value;
     return;
@@ -151,6 +158,10 @@ void Checker::assign_map(Stmt& s) {
   if (s.op != Op::None) {
     check(*s.expr, Use::Value);
     if (!info) return;
+    if (s.expr->type.kind == TypeKind::None) {
+      value_failed_[size_t(target.map_id)] = true;  // already reported
+      return;
+    }
     if (!s.expr->type.is_integer()) {
       error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs an integer value (" +
                         type_name(s.expr->type) + " given)");
@@ -161,7 +172,11 @@ void Checker::assign_map(Stmt& s) {
     return;
   }
   check(*s.expr, Use::MapValue);
-  if (!info || s.expr->type.kind == TypeKind::None) return;
+  if (!info) return;
+  if (s.expr->type.kind == TypeKind::None) {
+    value_failed_[size_t(target.map_id)] = true;  // already reported
+    return;
+  }
   merge_map_value(target, *info, s.expr->type);
   target.type = info->value;
 }
@@ -184,6 +199,7 @@ MapInfo* Checker::whole_map(Expr& m) {
     info_.maps.push_back(std::move(fresh));
     id = static_cast<int>(info_.maps.size() - 1);
     key_known_.push_back(false);
+    value_failed_.push_back(false);
   }
   m.map_id = id;
   return &info_.maps[id];
@@ -249,7 +265,8 @@ void Checker::check(Expr& e, Use use) {
     case ExprKind::Map: {
       MapInfo* info = map_for(e, false);
       e.type = info->value;
-      if (info->value.kind == TypeKind::None) error(e.span, "Undefined map: " + e.name);
+      if (info->value.kind == TypeKind::None && !value_failed_[size_t(e.map_id)])
+        error(e.span, "Undefined map: " + e.name);
       break;
     }
     case ExprKind::Call: call(e, use); return;

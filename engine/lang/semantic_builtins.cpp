@@ -169,14 +169,18 @@ void Checker::field(Expr& e) {
   bool found_any = false;
   for (const ProbeSpec& spec : probe_->specs) {
     auto matches = opts_.tracepoints->match(spec.provider, spec.name);
-    if (matches.empty()) {
+    if (!matches) {
+      error(spec.span, diagnostic_message(matches.error(), {spec.raw, spec.canonical()}));
+      return;
+    }
+    if (matches->empty()) {
       error(spec.span, "tracepoint not found: " + spec.canonical());
       return;
     }
-    for (const auto& [cat, name] : matches) {
+    for (const auto& [cat, name] : *matches) {
       auto fields = opts_.tracepoints->fields(cat, name);
       if (!fields) {
-        error(spec.span, fields.error().message());
+        error(spec.span, diagnostic_message(fields.error(), {spec.raw, spec.canonical()}));
         return;
       }
       auto it = std::find_if(fields->begin(), fields->end(), [&](const TracepointField& f) { return f.name == e.name; });

@@ -76,6 +76,9 @@ class Checker {
   ProbeBlock* probe_ = nullptr;
   std::map<std::string, Type> vars_;
   std::vector<bool> key_known_;  // per map: its key shape has been seen
+  // Per map: a value assigned to it failed its own check (and was reported), so an untyped
+  // map is a consequence of that error, not a second one: no "Undefined map" for it.
+  std::vector<bool> value_failed_;
   int loop_depth_ = 0;
 };
 

@@ -34,9 +34,11 @@ Result<std::vector<TracepointField>> parse_tracepoint_format(std::string_view te
 class TracepointCatalog {
  public:
   virtual ~TracepointCatalog() = default;
-  // The tracepoints matching a CATEGORY:NAME pattern (may hold * and ?), as (category, name).
-  virtual std::vector<std::pair<std::string, std::string>> match(const std::string& category,
-                                                                 const std::string& name) = 0;
+  // The tracepoints matching a CATEGORY:NAME pattern (may hold * and ?), as (category, name);
+  // empty when none exists. An Error when the tracepoints could not be read at all (no
+  // tracefs), so that is what gets reported, not a "not found".
+  virtual Result<std::vector<std::pair<std::string, std::string>>> match(const std::string& category,
+                                                                         const std::string& name) = 0;
   // The record fields of one tracepoint.
   virtual Result<std::vector<TracepointField>> fields(const std::string& category,
                                                       const std::string& name) = 0;

@@ -32,8 +32,8 @@ Result<std::vector<std::pair<std::string, std::string>>> all_tracepoints() {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> TracefsCatalog::match(const std::string& category,
-                                                                       const std::string& name) {
+Result<std::vector<std::pair<std::string, std::string>>> TracefsCatalog::match(const std::string& category,
+                                                                               const std::string& name) {
   std::vector<std::pair<std::string, std::string>> out;
   // An exact name, as most scripts write: one stat() rather than reading and parsing the
   // ~2,300 lines of available_events once per probe and again for each use of args (that
@@ -42,13 +42,14 @@ std::vector<std::pair<std::string, std::string>> TracefsCatalog::match(const std
   auto plain = [](const std::string& s) { return s.find_first_of("*?/") == std::string::npos; };
   if (plain(category) && plain(name) && !category.empty() && !name.empty()) {
     Result<std::string> dir = sys::tracefs_dir();
+    if (!dir) return dir.error();
     struct stat st;
-    if (dir && ::stat((*dir + "/events/" + category + "/" + name + "/enable").c_str(), &st) == 0)
+    if (::stat((*dir + "/events/" + category + "/" + name + "/enable").c_str(), &st) == 0)
       out.emplace_back(category, name);
     return out;
   }
   Result<std::vector<std::pair<std::string, std::string>>> all = all_tracepoints();
-  if (!all) return out;
+  if (!all) return all.error();
   for (auto& tp : *all)
     if (elf::glob_match(category, tp.first) && elf::glob_match(name, tp.second)) out.push_back(tp);
   std::sort(out.begin(), out.end());
@@ -88,10 +89,10 @@ class TracepointProvider final : public Provider {
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     TracefsCatalog catalog;
-    std::vector<std::pair<std::string, std::string>> found = catalog.match(spec.provider, spec.name);
+    Result<std::vector<std::pair<std::string, std::string>>> matched = catalog.match(spec.provider, spec.name);
+    if (!matched) return matched.error();
+    std::vector<std::pair<std::string, std::string>>& found = *matched;
     if (found.empty()) {
-      Result<std::string> dir = sys::tracefs_dir();
-      if (!dir) return dir.error();
       std::vector<std::string> close = close_tracepoints(spec.provider, spec.name);
       std::string hint;
       for (size_t i = 0; i < close.size() && i < 5; ++i)

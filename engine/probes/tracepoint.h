@@ -16,8 +16,8 @@ Result<std::vector<std::pair<std::string, std::string>>> all_tracepoints();
 // lang's catalog interface on the real tracefs, for the semantic pass (args->field).
 class TracefsCatalog final : public lang::TracepointCatalog {
  public:
-  std::vector<std::pair<std::string, std::string>> match(const std::string& category,
-                                                         const std::string& name) override;
+  Result<std::vector<std::pair<std::string, std::string>>> match(const std::string& category,
+                                                                 const std::string& name) override;
   Result<std::vector<lang::TracepointField>> fields(const std::string& category,
                                                     const std::string& name) override;
 };

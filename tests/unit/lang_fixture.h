@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/lang/frontend.h"
+#include "engine/sys/tracefs.h"
 
 namespace rawprobe::test {
 
@@ -17,13 +18,17 @@ inline std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-// Format text captured from /sys/kernel/tracing once per test run; tests that need it skip
-// (with a message) when tracefs is not readable.
+// Format text captured from this machine's tracefs once per test run (found, or mounted when
+// run as root, by rawprobe's own sys::tracefs_dir); tests that need it skip (with a message)
+// when tracefs is not readable.
 inline const std::string& tracefs_format(const std::string& category, const std::string& name) {
   static std::map<std::string, std::string> cache;
   std::string key = category + "/" + name;
   auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, read_text("/sys/kernel/tracing/events/" + key + "/format")).first;
+  if (it == cache.end()) {
+    Result<std::string> dir = sys::tracefs_dir();
+    it = cache.emplace(key, dir ? read_text(*dir + "/events/" + key + "/format") : std::string()).first;
+  }
   return it->second;
 }
 
@@ -32,9 +37,10 @@ inline bool tracefs_readable() { return !tracefs_format("syscalls", "sys_enter_r
 // Exact names only (no wildcard expansion), fed from the captured format text.
 class CapturedTracepoints : public lang::TracepointCatalog {
  public:
-  std::vector<std::pair<std::string, std::string>> match(const std::string& category, const std::string& name) override {
-    if (tracefs_format(category, name).empty()) return {};
-    return {{category, name}};
+  Result<std::vector<std::pair<std::string, std::string>>> match(const std::string& category,
+                                                                 const std::string& name) override {
+    if (tracefs_format(category, name).empty()) return std::vector<std::pair<std::string, std::string>>{};
+    return std::vector<std::pair<std::string, std::string>>{{category, name}};
   }
   Result<std::vector<lang::TracepointField>> fields(const std::string& category, const std::string& name) override {
     return lang::parse_tracepoint_format(tracefs_format(category, name));
