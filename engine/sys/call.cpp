@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,12 +48,17 @@ long raw_proc_mem(const ProcMemCall& c) {
   return ::pwrite(c.fd, c.value, sizeof *c.value, offset);
 }
 
+long raw_mount(const MountCall& c) {
+  return ::mount(c.source.c_str(), c.target.c_str(), c.fstype.c_str(), c.flags, nullptr);
+}
+
 struct Executor {
   long operator()(const BpfCall& c) const { return raw_bpf(c); }
   long operator()(const PerfOpenCall& c) const { return raw_perf_event_open(c); }
   long operator()(const IoctlCall& c) const { return raw_ioctl(c); }
   long operator()(const TracefsWrite& c) const { return raw_tracefs_write(c); }
   long operator()(const ProcMemCall& c) const { return raw_proc_mem(c); }
+  long operator()(const MountCall& c) const { return raw_mount(c); }
 };
 
 }  // namespace

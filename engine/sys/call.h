@@ -1,6 +1,6 @@
 // The one choke point (DESIGN.md practice 9). Every bpf(), perf_event_open(), ioctl(),
-// tracefs write, and read or write of a USDT semaphore in a traced process's memory rawprobe
-// makes is described as a Call and executed by invoke(), which is the only code that issues
+// tracefs write, mount, and read or write of a USDT semaphore in a traced process's memory
+// rawprobe makes is described as a Call and executed by invoke(), which is the only code that issues
 // those syscalls. Because the description IS the call (the attr pointer handed to the
 // kernel), --trace-syscalls decodes exactly what the kernel saw.
 #pragma once
@@ -59,7 +59,16 @@ struct ProcMemCall {
   uint16_t* value;   // what is written, or where the read lands
 };
 
-using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite, ProcMemCall>;
+// mount(source, target, fstype, flags, NULL): a kernel filesystem (tracefs, debugfs) that
+// rawprobe needs and finds unmounted.
+struct MountCall {
+  std::string source;  // "nodev"
+  std::string target;  // "/sys/kernel/tracing"
+  std::string fstype;  // "tracefs", "debugfs"
+  unsigned long flags;
+};
+
+using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite, ProcMemCall, MountCall>;
 
 // What a call returned: the syscall's value (an fd, 0, a byte count) or -1 with errno.
 struct Outcome {

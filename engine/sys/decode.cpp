@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <sys/mount.h>
 
 #include "engine/base/result.h"
 #include "engine/sys/decode_format.h"
@@ -116,6 +117,17 @@ std::string proc_mem_text(const ProcMemCall& c, const Outcome* outcome) {
          ", " + std::to_string(sizeof *c.value) + ", " + hex_string(c.address) + ")";
 }
 
+// strace's spelling: mount("nodev", "/sys/kernel/tracing", "tracefs", MS_NOSUID|MS_NODEV|MS_NOEXEC, NULL)
+std::string mount_text(const MountCall& c) {
+  std::string flags = named_bits(c.flags, {{MS_RDONLY, "MS_RDONLY"},
+                                           {MS_NOSUID, "MS_NOSUID"},
+                                           {MS_NODEV, "MS_NODEV"},
+                                           {MS_NOEXEC, "MS_NOEXEC"},
+                                           {MS_REC, "MS_REC"},
+                                           {MS_PRIVATE, "MS_PRIVATE"}});
+  return "mount(" + quote(c.source) + ", " + quote(c.target) + ", " + quote(c.fstype) + ", " + flags + ", NULL)";
+}
+
 struct RequestText {
   std::string operator()(const BpfCall& c) const { return bpf_request(c); }
   std::string operator()(const PerfOpenCall& c) const { return perf_request(c); }
@@ -127,6 +139,7 @@ struct RequestText {
     return "write(" + quote(c.path) + ", " + quote(c.line) + ")";
   }
   std::string operator()(const ProcMemCall& c) const { return proc_mem_text(c, nullptr); }
+  std::string operator()(const MountCall& c) const { return mount_text(c); }
 };
 
 struct LabelText {
@@ -139,6 +152,7 @@ struct LabelText {
   std::string operator()(const ProcMemCall& c) const {
     return (c.op == ProcMemCall::Op::read ? "pread64(" : "pwrite64(") + c.path + ")";
   }
+  std::string operator()(const MountCall& c) const { return "mount(" + c.fstype + ", " + c.target + ")"; }
 };
 
 }  // namespace

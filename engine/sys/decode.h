@@ -6,6 +6,7 @@
 //   ioctl(5, PERF_EVENT_IOC_SET_BPF, 4) = 0
 //   write("/sys/kernel/tracing/uprobe_events", "p:rawprobe_12_0 /bin/x:0x1139\n") = 31
 //   pwrite64(7</proc/1234/mem>, [0x1], 2, 0x5566778899aa) = 2
+//   mount("nodev", "/sys/kernel/tracing", "tracefs", MS_NOSUID|MS_NODEV|MS_NOEXEC, NULL) = 0
 // A failure ends in "= -1 EPERM (Operation not permitted)".
 #pragma once
 #include <string>
@@ -20,7 +21,7 @@ std::string describe_request(const Call& call);
 std::string describe_call(const Call& call, const Outcome& outcome);
 // The short syscall label an Error carries: "bpf(BPF_PROG_LOAD)", "perf_event_open",
 // "ioctl(PERF_EVENT_IOC_SET_BPF)", "write(/sys/kernel/tracing/uprobe_events)",
-// "pwrite64(/proc/1234/mem)".
+// "pwrite64(/proc/1234/mem)", "mount(tracefs, /sys/kernel/tracing)".
 std::string call_label(const Call& call);
 
 }  // namespace rawprobe::sys

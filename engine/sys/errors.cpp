@@ -158,6 +158,21 @@ std::string proc_mem_hint(const ProcMemCall&, int err) {
   }
 }
 
+// mount(2) of a kernel filesystem: EPERM is a missing CAP_SYS_ADMIN (or a user namespace,
+// where tracefs and debugfs cannot be mounted at all), ENODEV a kernel built without it.
+std::string mount_hint(const MountCall& c, int err) {
+  switch (err) {
+    case EPERM:
+    case EACCES: return "mounting " + c.fstype + " needs root (CAP_SYS_ADMIN in the host's user namespace)";
+    case ENODEV: return "this kernel has no " + c.fstype + " (built without " +
+                        (c.fstype == "debugfs" ? "CONFIG_DEBUG_FS" : "CONFIG_TRACING") + ")";
+    case ENOENT:
+    case ENOTDIR: return "the mount point " + c.target + " does not exist";
+    case EROFS: return "the filesystem holding " + c.target + " is read-only";
+    default: return "";
+  }
+}
+
 struct Hint {
   int err;
   std::string operator()(const BpfCall& c) const { return bpf_hint(c, err); }
@@ -165,6 +180,7 @@ struct Hint {
   std::string operator()(const IoctlCall& c) const { return ioctl_hint(c, err); }
   std::string operator()(const TracefsWrite& c) const { return tracefs_hint(c, err); }
   std::string operator()(const ProcMemCall& c) const { return proc_mem_hint(c, err); }
+  std::string operator()(const MountCall& c) const { return mount_hint(c, err); }
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <sstream>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,19 +56,69 @@ std::string dynamic_event_line(bool retprobe, uint32_t maxactive, const std::str
   return type + ":" + name + " " + probe;
 }
 
+std::string mounted_tracefs_dir() {
+  // /sys/kernel/tracing exists since 4.1; before that tracefs lived inside debugfs (and
+  // debugfs still shows it there, as an automount, on every later kernel).
+  for (const char* candidate : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    std::string dir = host_path(candidate);
+    if (is_dir(dir + "/events")) return dir;
+  }
+  return {};
+}
+
+namespace {
+
+constexpr const char* kTracefsMount = "/sys/kernel/tracing";
+constexpr const char* kDebugfsMount = "/sys/kernel/debug";
+constexpr const char* kMountHowTo = "mount it as root: mount -t tracefs nodev /sys/kernel/tracing";
+
+// Mounts `fstype` at `target` as systemd does (nosuid, nodev, noexec), then checks that
+// `events_dir` appeared. The mount stays: see mount_tracefs.
+Result<std::string> mount_at(const char* fstype, const char* target, const std::string& tracing_dir) {
+  MountCall call{"nodev", target, fstype, MS_NOSUID | MS_NODEV | MS_NOEXEC};
+  Outcome out = invoke(call);
+  if (!out.ok()) {
+    Error e = call_error("find tracefs: it is not mounted, and mounting it failed", call, out, target);
+    e.hint += (e.hint.empty() ? "" : "; ") + std::string(kMountHowTo);
+    return e;
+  }
+  if (!is_dir(tracing_dir + "/events"))
+    return make_error("find tracefs: " + std::string(fstype) + " mounted at " + target + " but " + tracing_dir +
+                          "/events is missing",
+                      target, "is this kernel built with CONFIG_TRACING (and CONFIG_EVENT_TRACING)?");
+  if (tracing_dir == target)
+    std::fprintf(stderr, "rawprobe: tracefs was not mounted; mounted it at %s (left mounted: umount %s undoes it)\n",
+                 target, target);
+  else
+    std::fprintf(stderr, "rawprobe: tracefs was not mounted and this kernel has no %s; mounted debugfs at %s "
+                 "to use %s (left mounted: umount %s undoes it)\n", kTracefsMount, target, tracing_dir.c_str(), target);
+  return tracing_dir;
+}
+
+// tracefs is missing: mount it where the kernel expects it, as trace-cmd (libtracefs) and perf
+// do, and leave it there. The mount is the kernel's own view of its tracing state, not data of
+// ours; leaving it makes the next run find it at once and lets the user read the events and
+// dynamic probes rawprobe makes. Kernels before 4.1 have no /sys/kernel/tracing: there debugfs
+// is mounted and tracefs used inside it. Never under a test's fixture root.
+Result<std::string> mount_tracefs() {
+  if (!host_root().empty())
+    return make_error("find tracefs", host_path(kTracefsMount), kMountHowTo);
+  if (is_dir(kTracefsMount)) return mount_at("tracefs", kTracefsMount, kTracefsMount);
+  if (!is_dir(kDebugfsMount))
+    return make_error("find tracefs: neither " + std::string(kTracefsMount) + " nor " + kDebugfsMount + " exists",
+                      kTracefsMount, "is sysfs mounted at /sys? (mount -t sysfs sysfs /sys)");
+  return mount_at("debugfs", kDebugfsMount, std::string(kDebugfsMount) + "/tracing");
+}
+
+}  // namespace
+
 Result<std::string> tracefs_dir() {
-  return once_per_host_root<Result<std::string>>([] {
-    Result<std::string> found = make_error("find tracefs", host_path("/sys/kernel/tracing"),
-                                           "mount it: mount -t tracefs nodev /sys/kernel/tracing");
-    // /sys/kernel/tracing exists since 4.1; before that tracefs lived inside debugfs.
-    for (const char* candidate : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-      std::string dir = host_path(candidate);
-      if (is_dir(dir + "/events")) {
-        found = dir;
-        break;
-      }
-    }
-    return found;
+  return once_per_host_root<Result<std::string>>([]() -> Result<std::string> {
+    std::string dir = mounted_tracefs_dir();
+    if (!dir.empty()) return dir;
+    Result<std::string> mounted = mount_tracefs();
+    if (mounted) (void)remove_stale_events_in(*mounted);
+    return mounted;
   });
 }
 
@@ -159,11 +211,15 @@ Status DynamicEvent::remove() {
 }
 
 Result<std::vector<std::string>> remove_stale_events() {
-  Result<std::string> dir = tracefs_dir();
-  if (!dir) return dir.error();
+  std::string dir = mounted_tracefs_dir();
+  if (dir.empty()) return std::vector<std::string>{};  // looked at again if tracefs gets mounted
+  return remove_stale_events_in(dir);
+}
+
+Result<std::vector<std::string>> remove_stale_events_in(const std::string& dir) {
   std::vector<std::string> removed;
   for (DynamicKind kind : {DynamicKind::uprobe, DynamicKind::kprobe}) {
-    std::string path = *dir + control_file(kind);
+    std::string path = dir + control_file(kind);
     std::string text;
     if (!read_text_file(path, text)) continue;  // kernel without this kind of dynamic event
     std::istringstream lines(text);

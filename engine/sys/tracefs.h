@@ -13,9 +13,15 @@
 
 namespace rawprobe::sys {
 
-// The tracefs mount: host_path("/sys/kernel/tracing") when it is mounted there, else the
-// older debugfs location /sys/kernel/debug/tracing, else an Error with the mount command.
-// Found once and cached.
+// Where tracefs is mounted: host_path("/sys/kernel/tracing"), else the older debugfs location
+// host_path("/sys/kernel/debug/tracing"); "" when neither is mounted. Mounts nothing.
+std::string mounted_tracefs_dir();
+
+// The tracefs directory for work that needs it. When tracefs is not mounted, mounts it at
+// /sys/kernel/tracing (or, on a kernel older than 4.1 without that directory, debugfs at
+// /sys/kernel/debug) through the choke point, says so in one line on stderr, and leaves it
+// mounted; an Error naming the mount's errno and the command to run when that fails (no
+// privilege, no tracefs in the kernel). Found once and cached.
 Result<std::string> tracefs_dir();
 
 // events/<category>/<name>/id
@@ -73,7 +79,10 @@ std::string next_event_name();
 pid_t event_owner(const std::string& event_name);
 
 // Removes rawprobe_<pid>_<n> events (in both files) whose pid is no longer running
-// (no host_path("/proc/<pid>")). Returns the names removed.
+// (no host_path("/proc/<pid>")). Returns the names removed. Looks only at a mounted tracefs
+// (it mounts nothing); tracefs_dir() runs it in a tracefs it had to mount.
 Result<std::vector<std::string>> remove_stale_events();
+// The same in the tracefs directory `dir`.
+Result<std::vector<std::string>> remove_stale_events_in(const std::string& dir);
 
 }  // namespace rawprobe::sys

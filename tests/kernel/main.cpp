@@ -9,6 +9,8 @@
 #include <cstring>
 #include <unistd.h>
 
+#include "engine/sys/tracefs.h"
+
 int main(int argc, char** argv) {
   if (geteuid() != 0) {
     const char* ci = std::getenv("CI");
@@ -26,6 +28,9 @@ int main(int argc, char** argv) {
     std::printf("[rawprobe] kernel cases skipped: not root\n");
     return 0;
   }
+  // Cases read tracefs themselves (formats, available_events, kprobe_events) to compare with
+  // rawprobe: find it, or on a machine booted without it, mount it as rawprobe itself does.
+  (void)rawprobe::sys::tracefs_dir();
   doctest::Context ctx;
   ctx.applyCommandLine(argc, argv);
   return ctx.run();

@@ -96,26 +96,39 @@ TEST_CASE("whole-line patterns: the seed's grep pipelines see the same tracepoin
     CHECK_MESSAGE(std::find(all.begin(), all.end(), std::string(expected)) != all.end(), expected);
 }
 
-TEST_CASE("a bare -l without tracefs lists every other provider, then says tracepoints are missing and why") {
+TEST_CASE("a bare -l without tracefs mounts it and lists everything; unable to mount, it lists the rest and says why") {
   using namespace rawprobe::cli_test;
   RunResult mounted = run_rawprobe({"-l"}, 60);
   REQUIRE(mounted.status == 0);
-  std::string expected;
+  std::string without_tracepoints;
   size_t tracepoints = 0;
   for (const std::string& line : lines_of(mounted.out)) {
     if (line.rfind("tracepoint:", 0) == 0) ++tracepoints;
-    else expected += line + "\n";
+    else without_tracepoints += line + "\n";
   }
   REQUIRE(tracepoints > 0);
   // The same listing in a private mount namespace where tracefs (and debugfs, whose
   // tracing/ directory is tracefs again) is unmounted; the host's mounts stay as they are.
-  std::string shell = "for m in /sys/kernel/debug/tracing /sys/kernel/tracing /sys/kernel/debug; do "
-                      "umount \"$m\" 2>/dev/null; done; exec \"$0\" -l";
-  RunResult unmounted = run({"unshare", "--mount", "--propagation", "private", "sh", "-c", shell, rawprobe_path()}, 60);
-  CHECK(unmounted.status == 1);
-  CHECK(unmounted.out == expected);
-  CHECK_MESSAGE(unmounted.err.find("no tracepoint probes listed: ") != std::string::npos, unmounted.err);
-  CHECK_MESSAGE(unmounted.err.find("mount -t tracefs nodev /sys/kernel/tracing") != std::string::npos, unmounted.err);
+  auto unmounted_run = [](const std::string& prefix) {
+    std::string shell = "for m in /sys/kernel/debug/tracing /sys/kernel/tracing /sys/kernel/debug; do "
+                        "umount \"$m\" 2>/dev/null; done; exec " + prefix + "\"$0\" -l";
+    return run({"unshare", "--mount", "--propagation", "private", "sh", "-c", shell, rawprobe_path()}, 60);
+  };
+  // As root: rawprobe mounts tracefs (one line says so) and lists exactly what it lists with it.
+  RunResult as_root = unmounted_run("");
+  CHECK(as_root.status == 0);
+  CHECK(as_root.out == mounted.out);
+  CHECK(as_root.err == "rawprobe: tracefs was not mounted; mounted it at /sys/kernel/tracing (left mounted: "
+                       "umount /sys/kernel/tracing undoes it)\n");
+  // In a user namespace, where tracefs cannot be mounted: every other provider, then why not these.
+  RunResult no_mount = unmounted_run("unshare --user --map-root-user ");
+  CHECK(no_mount.status == 1);
+  CHECK(no_mount.out == without_tracepoints);
+  CHECK(no_mount.err ==
+        "rawprobe: no tracepoint probes listed: find tracefs: it is not mounted, and mounting it failed "
+        "'/sys/kernel/tracing': mount(tracefs, /sys/kernel/tracing): EPERM (Operation not permitted)\n"
+        "hint: mounting tracefs needs root (CAP_SYS_ADMIN in the host's user namespace); mount it as root: "
+        "mount -t tracefs nodev /sys/kernel/tracing\n");
 }
 
 TEST_SUITE_END();

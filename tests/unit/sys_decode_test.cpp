@@ -10,8 +10,10 @@
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
 #include <string>
+#include <sys/mount.h>
 
 #include "engine/sys/decode.h"
+#include "engine/sys/errors.h"
 #include "engine/sys/pmu.h"
 #include "engine/sys/uapi_compat.h"
 #include "tests/unit/sys_fixture.h"
@@ -234,4 +236,22 @@ TEST_CASE("a USDT semaphore written through /proc/PID/mem: pread64/pwrite64 with
 TEST_CASE("call_label is the short form errors carry") {
   CHECK(call_label(BpfCall{BPF_PROG_LOAD, nullptr, 0}) == "bpf(" + NAME(BPF_PROG_LOAD) + ")");
   CHECK(call_label(IoctlCall{1, PERF_EVENT_IOC_ENABLE, 0}) == "ioctl(" + NAME(PERF_EVENT_IOC_ENABLE) + ")");
+}
+
+TEST_CASE("mount of tracefs reads as strace prints it; its errors name the cause") {
+  MountCall call{"nodev", "/sys/kernel/tracing", "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC};
+  CHECK(describe_call(call, Outcome{0, 0}) ==
+        "mount(\"nodev\", \"/sys/kernel/tracing\", \"tracefs\", " + NAME(MS_NOSUID) + "|" + NAME(MS_NODEV) + "|" +
+            NAME(MS_NOEXEC) + ", NULL) = 0");
+  CHECK(describe_call(call, Outcome{-1, EPERM}) ==
+        describe_request(call) + " = -1 EPERM (" + std::strerror(EPERM) + ")");
+  CHECK(call_label(call) == "mount(tracefs, /sys/kernel/tracing)");
+  Error denied = call_error("find tracefs", call, Outcome{-1, EPERM}, call.target);
+  CHECK(denied.hint == "mounting tracefs needs root (CAP_SYS_ADMIN in the host's user namespace)");
+  CHECK(call_error("find tracefs", call, Outcome{-1, ENODEV}, call.target).hint ==
+        "this kernel has no tracefs (built without CONFIG_TRACING)");
+  MountCall debugfs{"nodev", "/sys/kernel/debug", "debugfs", 0};
+  CHECK(describe_request(debugfs) == "mount(\"nodev\", \"/sys/kernel/debug\", \"debugfs\", 0, NULL)");
+  CHECK(call_error("mount", debugfs, Outcome{-1, ENODEV}, debugfs.target).hint ==
+        "this kernel has no debugfs (built without CONFIG_DEBUG_FS)");
 }
