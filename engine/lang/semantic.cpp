@@ -154,40 +154,35 @@ void Checker::assign_variable(Stmt& s) {
 
 void Checker::assign_map(Stmt& s) {
   Expr& target = *s.target;
-  MapInfo* info = map_for(target, true);
-  if (s.op != Op::None) {
-    check(*s.expr, Use::Value);
-    if (!info) return;
-    if (s.expr->type.kind == TypeKind::None) {
-      value_failed_[size_t(target.map_id)] = true;  // already reported
-      return;
-    }
-    if (!s.expr->type.is_integer()) {
-      error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs an integer value (" +
-                        type_name(s.expr->type) + " given)");
-      return;
-    }
-    merge_map_value(target, *info, Type::integer(8, s.expr->type.is_signed));
-    target.type = info->value;
-    return;
-  }
-  check(*s.expr, Use::MapValue);
-  if (!info) return;
+  map_for(target, true);
+  check(*s.expr, s.op != Op::None ? Use::Value : Use::MapValue);
+  // Checking the value may have added maps (@a = @b), moving every MapInfo: look it up now.
+  MapInfo& info = info_.maps[size_t(target.map_id)];
   if (s.expr->type.kind == TypeKind::None) {
     value_failed_[size_t(target.map_id)] = true;  // already reported
     return;
   }
-  merge_map_value(target, *info, s.expr->type);
-  target.type = info->value;
+  Type value = s.expr->type;
+  if (s.op != Op::None) {
+    if (!value.is_integer()) {
+      error(s.span, std::string("The ") + op_spelling(s.op) + "= operator needs an integer value (" +
+                        type_name(value) + " given)");
+      return;
+    }
+    value = Type::integer(8, value.is_signed);
+  }
+  merge_map_value(target, info, value);
+  target.type = info.value;
 }
 
 // --- maps ------------------------------------------------------------------------------------
 
 MapInfo* Checker::map_for(Expr& m, bool defining) {
   (void)defining;
-  MapInfo* info = whole_map(m);
-  check_map_keys(m, *info);
-  return info;
+  whole_map(m);
+  check_map_keys(m);
+  // Checking the keys may have added maps (@a[@b]), moving every MapInfo: look it up again.
+  return &info_.maps[size_t(m.map_id)];
 }
 
 MapInfo* Checker::whole_map(Expr& m) {
@@ -205,7 +200,7 @@ MapInfo* Checker::whole_map(Expr& m) {
   return &info_.maps[id];
 }
 
-void Checker::check_map_keys(Expr& m, MapInfo& info) {
+void Checker::check_map_keys(Expr& m) {
   std::vector<Type> key;
   for (ExprPtr& k : m.operands) {
     check(*k, Use::Value);
@@ -218,6 +213,8 @@ void Checker::check_map_keys(Expr& m, MapInfo& info) {
     key.push_back(widen_integer(k->type));
   }
   size_t id = static_cast<size_t>(m.map_id);
+  // Taken only now: checking a key may add a map and so move this one.
+  MapInfo& info = info_.maps[id];
   if (!key_known_[id]) {
     key_known_[id] = true;
     info.key = key;

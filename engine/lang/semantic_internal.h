@@ -49,7 +49,7 @@ class Checker {
   // The map itself, not an element: print(@m), clear(@m), zero(@m) name a keyed map without
   // its keys, so no key check applies.
   MapInfo* whole_map(Expr& m);
-  void check_map_keys(Expr& m, MapInfo& info);
+  void check_map_keys(Expr& m);
   void merge_map_value(Expr& target, MapInfo& info, const Type& value);
 
   // builtins and tracepoint fields (semantic_builtins.cpp)
