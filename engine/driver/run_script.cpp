@@ -97,21 +97,36 @@ bool any_point(const std::vector<std::vector<probes::AttachPoint>>& points,
   return false;
 }
 
+// -o FILE as root must not become a way to overwrite another file: a symlink planted at FILE
+// is refused (O_NOFOLLOW), not followed; a new file gets 0644 less the caller's umask.
 Result<sys::Fd> open_output(const Options& options) {
   if (options.output_file.empty()) return sys::Fd(dup(STDOUT_FILENO));
-  int fd = open(options.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return syscall_error("open the output file", "open", errno, options.output_file,
-                         "give -o a path in a writable directory");
-  return sys::Fd(fd);
+  int fd = open(options.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd >= 0) return sys::Fd(fd);
+  int err = errno;
+  std::string hint = "give -o a path in a writable directory";
+  if (err == ELOOP) hint = "it is a symbolic link, which -o does not follow: give the path of the file itself";
+  if (err == EISDIR) hint = "it is a directory: give -o a file name, e.g. " + options.output_file + "/rawprobe.out";
+  return syscall_error("open the output file", "open", err, options.output_file, hint);
+}
+
+// Every run that loads programs removes the uprobe_events/kprobe_events entries of rawprobe
+// processes that are gone, and says which; listing, --explain and --info change nothing.
+void report_stale_events_removed() {
+  Result<std::vector<std::string>> removed = sys::remove_stale_events();
+  if (!removed) {
+    std::fprintf(stderr, "rawprobe: warning: %s\n", removed.error().message().c_str());
+    return;
+  }
+  for (const std::string& event : *removed)
+    std::fprintf(stderr, "rawprobe: removed %s, left by rawprobe process %d, which is gone\n", event.c_str(),
+                 sys::event_owner(event.substr(event.find('/') + 1)));
 }
 
 }  // namespace
 
 int run_script(Options& options) {
   if (Status s = read_program(options); !s) return fail(s.error());
-  // Events of rawprobe processes that died without cleaning up (SIGKILL) go first.
-  (void)sys::remove_stale_events();
 
   lang::SourceFile src(options.source_name(), options.program);
   probes::TracefsCatalog catalog;
@@ -142,6 +157,9 @@ int run_script(Options& options) {
   ctx.maxactive = options.kretprobe_maxactive;
   Result<std::vector<std::vector<probes::AttachPoint>>> points = expand_blocks(src, checked.ast, ctx);
   if (!points) return fail_text(points.error().what);
+  // Dynamic events of rawprobe processes that died without removing them (SIGKILL), now that
+  // the front end and the probes have mounted tracefs if they needed it.
+  report_stale_events_removed();
 
   Result<uint32_t> ncpus = runtime::possible_cpus();
   if (!ncpus) return fail(ncpus.error());
