@@ -116,9 +116,7 @@ Result<std::string> tracefs_dir() {
   return once_per_host_root<Result<std::string>>([]() -> Result<std::string> {
     std::string dir = mounted_tracefs_dir();
     if (!dir.empty()) return dir;
-    Result<std::string> mounted = mount_tracefs();
-    if (mounted) (void)remove_stale_events_in(*mounted);
-    return mounted;
+    return mount_tracefs();
   });
 }
 
@@ -212,12 +210,8 @@ Status DynamicEvent::remove() {
 
 Result<std::vector<std::string>> remove_stale_events() {
   std::string dir = mounted_tracefs_dir();
-  if (dir.empty()) return std::vector<std::string>{};  // looked at again if tracefs gets mounted
-  return remove_stale_events_in(dir);
-}
-
-Result<std::vector<std::string>> remove_stale_events_in(const std::string& dir) {
   std::vector<std::string> removed;
+  if (dir.empty()) return removed;
   for (DynamicKind kind : {DynamicKind::uprobe, DynamicKind::kprobe}) {
     std::string path = dir + control_file(kind);
     std::string text;

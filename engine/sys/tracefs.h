@@ -79,10 +79,9 @@ std::string next_event_name();
 pid_t event_owner(const std::string& event_name);
 
 // Removes rawprobe_<pid>_<n> events (in both files) whose pid is no longer running
-// (no host_path("/proc/<pid>")). Returns the names removed. Looks only at a mounted tracefs
-// (it mounts nothing); tracefs_dir() runs it in a tracefs it had to mount.
+// (no host_path("/proc/<pid>")). Returns the events removed as "group/name". Looks only at a
+// mounted tracefs; it mounts nothing (a run that defines events mounts tracefs and leaves it
+// mounted, so the next run finds what a killed one left).
 Result<std::vector<std::string>> remove_stale_events();
-// The same in the tracefs directory `dir`.
-Result<std::vector<std::string>> remove_stale_events_in(const std::string& dir);
 
 }  // namespace rawprobe::sys
