@@ -52,7 +52,11 @@ Result<StopReason> run_event_loop(const LoopParts& parts) {
   for (;;) {
     if (Status s = drain_events(parts); !s) return s.error();
     if (parts.dispatcher->exit_requested()) return StopReason::Exit;
-    if (parts.signals->take()) return StopReason::Signal;
+    while (int signo = parts.signals->take()) {
+      if (!StopSignals::is_print_request(signo)) return StopReason::Signal;
+      if (Status s = parts.dispatcher->print_all_maps(); !s) return s.error();
+      if (Status s = parts.out->flush(); !s) return s.error();
+    }
     if (parts.tracee && parts.tracee->exited()) {
       // Events the process caused just before it ended are still in the buffers.
       if (Status s = drain_events(parts); !s) return s.error();

@@ -1,6 +1,6 @@
-// The run's main loop: waits (epoll) on the event buffers, the stop signals and the traced
-// process, drains events into the dispatcher and flushes output after each batch, until one
-// of the stop reasons below.
+// The run's main loop: waits (epoll) on the event buffers, the signals and the traced process,
+// drains events into the dispatcher and flushes output after each batch (and prints every map
+// on SIGUSR1), until one of the stop reasons below.
 #pragma once
 #include <string>
 

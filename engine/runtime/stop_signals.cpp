@@ -13,6 +13,7 @@ sigset_t stop_set() {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGUSR1);
   return set;
 }
 
@@ -46,7 +47,10 @@ int StopSignals::take() {
   return n == ssize_t(sizeof info) ? int(info.ssi_signo) : 0;
 }
 
+bool StopSignals::is_print_request(int signo) { return signo == SIGUSR1; }
+
 void StopSignals::reset_for_child() {
+  signal(SIGUSR1, SIG_DFL);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGHUP, SIG_DFL);
