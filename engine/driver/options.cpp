@@ -203,13 +203,14 @@ struct Parser {
         return usage_error("--explain takes one probe and runs no program");
       return {};
     }
-    if (!positional.empty()) {
-      if (have_program || positional.size() > 1)
-        return usage_error("more than one program given ('" + positional.back() + "')",
-                           "give either -e PROGRAM or one FILE");
-      opt.program_file = positional.front();
+    // The first word is the script FILE unless -e gave the program; the words after the
+    // program are its positional parameters $1, $2, ...
+    auto words = positional.begin();
+    if (!have_program && words != positional.end()) {
+      opt.program_file = *words++;
       have_program = true;
     }
+    opt.params.assign(words, positional.end());
     if (!have_program) return usage_error("no program given", "give a script FILE or -e PROGRAM");
     if (!opt.command.empty() && opt.pid > 0)
       return usage_error("-c and -p cannot be combined", "trace a new command with -c, or a running process with -p");
@@ -261,11 +262,12 @@ Status read_program(Options& options) {
 }
 
 std::string usage_text() {
-  return "usage: rawprobe [options] FILE\n"
-         "       rawprobe [options] -e PROGRAM\n"
+  return "usage: rawprobe [options] FILE [PARAM...]\n"
+         "       rawprobe [options] -e PROGRAM [PARAM...]\n"
          "       rawprobe -l [PATTERN] [-v]      rawprobe --explain PROBE\n"
          "\n"
          "  -e PROGRAM           run PROGRAM (bpftrace syntax)\n"
+         "  PARAM...             the script's $1, $2, ... ($# counts them; str($1) is the text)\n"
          "  -c CMD               run CMD, held before exec until every probe is attached;\n"
          "                       stop when it exits (uprobes/usdt see only CMD)\n"
          "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"

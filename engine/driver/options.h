@@ -1,7 +1,7 @@
 // rawprobe's command line, parsed into one value. Bad usage is an Error whose message says
 // which option was wrong and what to write instead; main() prints it and exits 2.
 //
-//   rawprobe [options] FILE | -e PROGRAM
+//   rawprobe [options] FILE [PARAM...] | -e PROGRAM [PARAM...]
 //   rawprobe -l [PATTERN] [-v] [-p PID]       rawprobe --explain PROBE [-p PID]
 // Short options may be grouped (-lv, -qe PROGRAM); an option's value is the rest of the
 // group or the next argument (-p123, -p 123). Long options take `=VALUE` or the next argument.
@@ -30,6 +30,7 @@ enum class EventBuffer { Auto, Ringbuf, Perf };
 struct Options {
   Mode mode = Mode::Run;
   std::string program;        // the script's text (-e PROGRAM, or FILE's contents once read)
+  std::vector<std::string> params;  // words after the program: $1, $2, ...
   std::string program_file;   // FILE; empty with -e
   bool inline_program = false;
   std::string command;        // -c

@@ -130,7 +130,7 @@ int run_script(Options& options) {
 
   lang::SourceFile src(options.source_name(), options.program);
   probes::TracefsCatalog catalog;
-  lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog});
+  lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog, .params = {options.params}});
   if (!front.ok) return fail_text(front.errors);
   const lang::CheckedProgram& checked = front.program;
   bool dump_only = !options.dumps.empty();

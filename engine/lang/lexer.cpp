@@ -1,6 +1,7 @@
 #include "engine/lang/lexer.h"
 
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 
@@ -55,6 +56,8 @@ const char* tok_name(Tok t) {
     case Tok::Ident: return "identifier";
     case Tok::MapName: return "map";
     case Tok::VarName: return "variable";
+    case Tok::Positional: return "positional parameter";
+    case Tok::ParamCount: return "'$#'";
     case Tok::Integer: return "integer";
     case Tok::String: return "string";
     case Tok::AttachPoint: return "probe";
@@ -131,14 +134,30 @@ Token Lexer::next() {
   if (std::isdigit(static_cast<unsigned char>(c))) return number(begin);
   if (c == '"') return string_literal(begin);
   if (ident_start(c)) return word(begin);
+  if (c == '$' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '#') {
+    pos_ += 2;
+    return make(Tok::ParamCount, begin);
+  }
+  if (c == '$' && pos_ + 1 < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_ + 1]))) {
+    ++pos_;
+    uint64_t n = 0;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+      if (n > (UINT64_MAX - 9) / 10) return invalid(begin, "positional parameter number too large");
+      n = n * 10 + uint64_t(text_[pos_++] - '0');
+    }
+    if (pos_ < text_.size() && ident_char(text_[pos_]))
+      return invalid(begin, "a positional parameter is '$' and digits only ($1, $2, ...)");
+    Token t = make(Tok::Positional, begin);
+    t.text = text_.substr(begin, pos_ - begin);
+    t.value = n;
+    return t;
+  }
   if (c == '@' || c == '$') {
     ++pos_;
     while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
     Token t = make(c == '@' ? Tok::MapName : Tok::VarName, begin);
     t.text = text_.substr(begin, pos_ - begin);
     if (c == '$' && t.text.size() == 1) return invalid(begin, "'$' must be followed by a variable name");
-    if (c == '$' && std::isdigit(static_cast<unsigned char>(t.text[1])))
-      return invalid(begin, "positional parameters ($1, $2, ...) are not supported; use a literal value");
     return t;
   }
   for (const OpSpelling& op : kOps) {

@@ -51,7 +51,8 @@ std::optional<Type> cast_target(const std::string& name) {
 
 class Parser {
  public:
-  Parser(const SourceFile& src, Diagnostics& diags) : src_(src), lex_(src), diags_(diags) {}
+  Parser(const SourceFile& src, Diagnostics& diags, const PositionalParams& params)
+      : src_(src), lex_(src), diags_(diags), params_(params) {}
 
   Program run() {
     Program prog;
@@ -468,6 +469,8 @@ class Parser {
         e->str = std::move(t.text);
         return e;
       }
+      case Tok::Positional: return positional_number(t);
+      case Tok::ParamCount: return integer_literal(t.span, params_.values.size());
       case Tok::VarName: {
         ExprPtr e = node(ExprKind::Variable, t.span);
         e->name = std::move(t.text);
@@ -496,6 +499,7 @@ class Parser {
         }
         take();
         Nest n(*this, t.span);
+        if (t.text == "str" && (at(Tok::Positional) || at(Tok::ParamCount))) return positional_text(t.span);
         std::vector<ExprPtr> args = list(Tok::RParen, "to close the call's arguments");
         ExprPtr e = node(ExprKind::Call, t.span, std::move(args));
         e->span = Span::join(t.span, e->span);
@@ -523,9 +527,44 @@ class Parser {
     }
   }
 
+  ExprPtr integer_literal(Span span, uint64_t value) {
+    ExprPtr e = node(ExprKind::Integer, span);
+    e->int_value = value;
+    return e;
+  }
+
+  // $N where a number is wanted: its integer (0 when unset). A parameter that is not a number
+  // is reported and read as 0, so the rest of the script is still checked.
+  ExprPtr positional_number(const Token& t) {
+    if (t.value == 0) diags_.error(t.span, positional_zero_error());
+    std::optional<int64_t> v = params_.number(t.value);
+    if (t.value != 0 && !v) diags_.error(t.span, params_.not_a_number_error(t.value));
+    return integer_literal(t.span, static_cast<uint64_t>(v.value_or(0)));
+  }
+
+  // str($N) and str($N, LEN), just past "str(": the parameter's text as a string literal.
+  ExprPtr positional_text(Span str_span) {
+    Token param = take();
+    if (param.kind == Tok::ParamCount) {
+      Span call{str_span.begin, param.span.end + 1};
+      fail(call, "use $#, not str($#)");
+    }
+    if (param.value == 0) diags_.error(param.span, positional_zero_error());
+    std::string text = params_.text(param.value);
+    if (accept(Tok::Comma)) {
+      Token len = expect(Tok::Integer, "as str()'s length (with a positional parameter it must be a number)");
+      if (len.value < text.size()) text.resize(len.value);
+    }
+    expect(Tok::RParen, "to close the call's arguments");
+    ExprPtr e = node(ExprKind::String, {str_span.begin, lex_.offset()});
+    e->str = std::move(text);
+    return e;
+  }
+
   const SourceFile& src_;
   Lexer lex_;
   Diagnostics& diags_;
+  const PositionalParams& params_;
   std::optional<Token> cur_;
   uint32_t nesting_ = 0;
   bool in_predicate_ = false;
@@ -533,8 +572,8 @@ class Parser {
 
 }  // namespace
 
-Program parse_program(const SourceFile& src, Diagnostics& diags) {
-  Parser p(src, diags);
+Program parse_program(const SourceFile& src, Diagnostics& diags, const PositionalParams& params) {
+  Parser p(src, diags, params);
   return p.run();
 }
 

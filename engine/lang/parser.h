@@ -5,6 +5,7 @@
 #pragma once
 #include "engine/lang/ast.h"
 #include "engine/lang/diagnostics.h"
+#include "engine/lang/positional.h"
 #include "engine/lang/source.h"
 
 namespace rawprobe::lang {
@@ -12,6 +13,7 @@ namespace rawprobe::lang {
 // Deepest nesting of parentheses, unary operators, blocks and operator chains accepted.
 constexpr uint32_t kMaxNesting = 200;
 
-Program parse_program(const SourceFile& src, Diagnostics& diags);
+// `params` are the positional parameters $1, $2, ... (positional.h), replaced here by literals.
+Program parse_program(const SourceFile& src, Diagnostics& diags, const PositionalParams& params = {});
 
 }  // namespace rawprobe::lang

@@ -4,6 +4,7 @@
 // for @m: ...") so bpftrace users recognise them.
 #pragma once
 #include "engine/lang/diagnostics.h"
+#include "engine/lang/positional.h"
 #include "engine/lang/program_info.h"
 #include "engine/lang/tracepoint_format.h"
 
@@ -14,6 +15,8 @@ struct SemanticOptions {
   TracepointCatalog* tracepoints = nullptr;
   // Bytes a str() result occupies (bpftrace's BPFTRACE_STRLEN, default 64).
   uint32_t strlen = 64;
+  // $1, $2, ...: the words after the program on the command line (the parser uses them).
+  PositionalParams params;
 };
 
 // Types `prog` in place and returns the summary. Errors go to `diags`.

@@ -12,6 +12,8 @@ namespace rawprobe::lang {
 enum class Tok : uint8_t {
   End, Invalid,
   Ident, MapName, VarName, Integer, String, AttachPoint,
+  Positional,  // $1, $2, ...: `value` is N
+  ParamCount,  // $#
   // keywords
   KwIf, KwElse, KwWhile, KwUnroll, KwReturn, KwBreak, KwContinue,
   // punctuation

@@ -55,6 +55,16 @@ TEST_CASE("a program inline or from a file, with the run options") {
   CHECK(f->pid == 1);
   CHECK(!f->inline_program);
 
+  // Words after the program are its positional parameters $1, $2, ...
+  Result<Options> with_params = parse({"script.bt", "42", "foo", "-q"});
+  REQUIRE(with_params);
+  CHECK(with_params->program_file == "script.bt");
+  CHECK(with_params->params == std::vector<std::string>{"42", "foo"});
+  CHECK(with_params->quiet);
+  Result<Options> inline_params = parse({"-e", "BEGIN {}", "x.bt", "--", "-5"});
+  REQUIRE(inline_params);
+  CHECK(inline_params->params == std::vector<std::string>{"x.bt", "-5"});
+
   Result<Options> grouped = parse({"-qe", "BEGIN {}", "-p123"});
   REQUIRE(grouped);
   CHECK(grouped->quiet);
@@ -102,7 +112,6 @@ TEST_CASE("bad usage names the option and what to write instead") {
   CHECK(error_of({"-f", "xml", "-e", "BEGIN {}"}).find("use -f text or -f json") != std::string::npos);
   CHECK(error_of({"--dump=llvm", "-e", "BEGIN {}"}).find("unknown dump 'llvm'") != std::string::npos);
   CHECK(error_of({"--attach-mode=fast", "-e", "BEGIN {}"}).find("unknown attach mode 'fast'") != std::string::npos);
-  CHECK(error_of({"-e", "BEGIN {}", "x.bt"}).find("more than one program") != std::string::npos);
   CHECK(error_of({"-e", "a", "-e", "b"}).find("more than one program") != std::string::npos);
   CHECK(error_of({"-c", "ls", "-p", "1", "-e", "BEGIN {}"}).find("-c and -p cannot be combined") != std::string::npos);
   CHECK(error_of({"-l", "-e", "BEGIN {}"}).find("-l lists probes") != std::string::npos);
