@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -78,7 +79,12 @@ Result<std::vector<BlockAttachment>> attach_all(
     int fd = p.fd.get();
     Result<std::unique_ptr<probes::Attachment>> a = probes::attach(served, {&fd, 1}, options);
     if (!a) return a.error();
-    handles.push_back({served.front().kind == probes::ProbeKind::End, std::move(*a)});
+    // Kept until END has run when it serves END at all: a block such as `BEGIN,END { ... }` is
+    // one attachment (its points' cookies are their places in it), and its BEGIN half, already
+    // triggered, costs nothing while it waits.
+    bool serves_end = std::any_of(served.begin(), served.end(),
+                                  [](const probes::AttachPoint& pt) { return pt.kind == probes::ProbeKind::End; });
+    handles.push_back({serves_end, std::move(*a)});
   }
   return handles;
 }
