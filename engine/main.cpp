@@ -10,7 +10,8 @@
 
 namespace {
 
-constexpr const char* kVersion = "rawprobe 0.1.0";
+// In bpftrace's form ("bpftrace v0.17.0"), for scripts that read it.
+constexpr const char* kVersion = "rawprobe v0.1.0";
 
 }  // namespace
 

@@ -73,6 +73,7 @@ struct Parser {
       case 'l': list = true; return {};
       case 'd': return add_dump(DumpKind::Bpf);
       case 'h': opt.mode = Mode::Help; return {};
+      case 'V': opt.mode = Mode::Version; return {};
       default:
         return usage_error(std::string("unknown option '-") + c + "'");
     }
@@ -297,7 +298,7 @@ std::string usage_text() {
          "  --info               the kernel's BPF features\n"
          "  --trace-syscalls     print every bpf(), perf_event_open(), ioctl(), tracefs\n"
          "                       write and USDT semaphore write, decoded, on stderr\n"
-         "  --version            print the version\n"
+         "  -V, --version        print the version\n"
          "  -h, --help           this text\n";
 }
 

@@ -88,6 +88,7 @@ TEST_CASE("listing, explain and the informational modes") {
   CHECK(ex->explain == "uprobe:/bin/true:main");
   CHECK(ex->pid == 42);
   CHECK(parse({"--version"})->mode == Mode::Version);
+  CHECK(parse({"-V"})->mode == Mode::Version);
   CHECK(parse({"--help"})->mode == Mode::Help);
   CHECK(parse({"-h"})->mode == Mode::Help);
   CHECK(parse({"--info"})->mode == Mode::Info);
