@@ -17,8 +17,6 @@ using lang::ExprKind;
 
 namespace {
 
-bool is_aggregation(TypeKind k) { return k >= TypeKind::Count && k <= TypeKind::LHist; }
-
 // lhist(v, min, max, step) parameters of map `id`, from its first lhist() assignment.
 void find_lhist(const std::vector<lang::StmtPtr>& body, int id, std::array<int64_t, 3>& out) {
   for (const lang::StmtPtr& s : body) {
@@ -93,7 +91,7 @@ ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptio
     MapDef def;
     def.name = m.name;
     def.type = counter ? BPF_MAP_TYPE_PERCPU_ARRAY
-                       : is_aggregation(m.value.kind) ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
+                       : lang::is_aggregation(m.value.kind) ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
     def.key_size = key.size;
     def.value_size = value_size;
     def.max_entries = counter ? 1 : options.map_max_entries;
@@ -106,7 +104,7 @@ ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptio
   }
 }
 
-bool ScriptState::per_cpu(int id) const { return is_aggregation(program_.info.maps[id].value.kind); }
+bool ScriptState::per_cpu(int id) const { return lang::is_aggregation(program_.info.maps[id].value.kind); }
 
 bool ScriptState::single_entry(int id) const {
   return out_.maps[user_maps_[size_t(id)]].type == BPF_MAP_TYPE_PERCPU_ARRAY;

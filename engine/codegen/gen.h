@@ -7,7 +7,8 @@
 //   gen_maps.cpp      map keys, reads, writes, aggregations, delete
 //   gen_builtins.cpp  pid, comm, argN, args->field, probe, func, ...
 //   gen_usdt.cpp      USDT arguments from their specs
-//   gen_calls.cpp     printf, time, print, clear, zero, exit, str: async events
+//   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
+//                     zero, exit, str
 //
 // Integers live in 64-bit registers, already extended by their type (signed: sign-extended,
 // unsigned: zero-extended), so a 64-bit operation is always right.
@@ -119,6 +120,15 @@ class ProgramGen {
   Status generate();
   bool needs_context_register() const { return needs_r6_; }
 
+  // A call's generate hooks, from its row in engine/lang/functions.def: the one its
+  // signature fits is set.
+  struct GenerateHooks {
+    void (ProgramGen::*action)(const lang::Expr& call) = nullptr;
+    IntVal (ProgramGen::*int_value)(const lang::Expr& call) = nullptr;
+    void (ProgramGen::*into)(const lang::Expr& call, uint32_t slot, Place dst) = nullptr;
+    void (ProgramGen::*aggregate)(const lang::Expr& map, const lang::Expr& call) = nullptr;
+  };
+
  private:
   // --- gen_program.cpp
   void statements(const std::vector<lang::StmtPtr>& body);
@@ -201,10 +211,18 @@ class ProgramGen {
   void usdt_arg_into(const probes::AttachPoint& point, uint32_t index, lang::Span span, Temp dst);
 
   // --- gen_calls.cpp
+  static const GenerateHooks& generate_hooks(lang::FunctionId id);
   void call_statement(const lang::Expr& e);
-  void printf_call(const lang::Expr& e);
+  IntVal call_int(const lang::Expr& e);
+  void call_into(const lang::Expr& e, uint32_t slot, Place dst);
   void simple_event(uint64_t id, std::initializer_list<uint64_t> fields);
+  // The registry's generate hooks (engine/lang/functions.def).
+  void printf_call(const lang::Expr& e);
   void print_call(const lang::Expr& e);
+  void delete_call(const lang::Expr& e);
+  void map_event_call(const lang::Expr& e);  // clear(@m), zero(@m)
+  void time_call(const lang::Expr& e);
+  void exit_call(const lang::Expr& e);
   // count_loss: a ring buffer's refused record adds 1 to `.lost` (compiled_script.h).
   void output_event(Place record, uint32_t size, bool count_loss = true);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);

@@ -121,7 +121,7 @@ void ProgramGen::write(const Expr& e, const Type& slot, Place dst) {
   switch (e.kind) {
     case ExprKind::String: string_literal(e.str, size, dst); return;
     case ExprKind::Builtin: builtin_into(e, dst); break;
-    case ExprKind::Call: str_into(e, size, dst); return;
+    case ExprKind::Call: call_into(e, size, dst); return;
     case ExprKind::Field: field_into(e, size, dst); return;
     case ExprKind::Map: map_read_into(e, have, dst); break;
     case ExprKind::Variable: copy(dst, bpf::R10, variable_slot(e), have); break;

@@ -194,8 +194,10 @@ void Checker::check_map_keys(Expr& m, MapInfo& info) {
   for (ExprPtr& k : m.operands) {
     check(*k, Use::Value);
     if (k->type.kind == TypeKind::None) return;
-    if (k->type.kind == TypeKind::Count || k->type.kind == TypeKind::Sum || k->type.kind == TypeKind::Hist ||
-        k->type.kind == TypeKind::LHist || k->type.kind == TypeKind::Stats || k->type.kind == TypeKind::Avg) {
+    // bpftrace 0.17 accepts any aggregation here and then aborts in its code generator
+    // ("invalid mapkey argument type"); min and max hold { value, set } per CPU, which no
+    // key could use without reducing over every CPU.
+    if (is_aggregation(k->type.kind)) {
       error(k->span, "a map key cannot be a " + type_name(k->type) + " value");
       return;
     }

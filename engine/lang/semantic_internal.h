@@ -59,12 +59,23 @@ class Checker {
   std::string probe_kinds_text() const;
   void note_builtin(BuiltinId id);
 
-  // calls (semantic_calls.cpp)
+  // calls (semantic_calls.cpp): the registry's check hooks (engine/lang/functions.def),
+  // each given a call whose `function` is resolved
   void call(Expr& e, Use use);
+  void call_generic(Expr& e);
   void call_printf(Expr& e);
-  void call_map_function(Expr& e, const char* fn, bool keys_allowed);
-  void call_aggregation(Expr& e, TypeKind kind, size_t nargs);
-  bool arg_count(Expr& e, size_t min, size_t max);
+  void call_print(Expr& e);
+  void call_map_function(Expr& e);
+  void call_aggregation(Expr& e);
+  void call_lhist(Expr& e);
+  void call_str(Expr& e);
+  void call_time(Expr& e);
+  void call_stack(Expr& e);
+  void call_symbol(Expr& e);
+  // The call's argument count is within its row's arity; reports it otherwise.
+  bool arg_count(Expr& e);
+  using CheckHook = void (Checker::*)(Expr&);
+  static CheckHook check_hook(FunctionId id);
 
   void error(Span span, std::string message);
 
