@@ -74,15 +74,8 @@ class ScriptState {
 
   // MapDef index of user map `id` (ProgramInfo::maps).
   uint32_t user_map(int id) const { return user_maps_[id]; }
-  // Key layout of a user map (C struct of its parts; keyless: one u64, or the u32 index of
-  // a single_entry map).
-  const StructLayout& key_layout(int id) const { return key_layouts_[id]; }
-  uint32_t key_size(int id) const { return key_layouts_[id].size; }
-  uint32_t value_size(int id) const { return value_sizes_[id]; }
-  bool per_cpu(int id) const;
-  // The map is a one-entry array (a count() without keys): its entry cannot be deleted.
-  bool single_entry(int id) const;
-  int64_t lhist_param(int id, int which) const { return lhist_[id][which]; }
+  // How user map `id` is laid out (the semantic pass decided: engine/base/map_layout.h).
+  const MapLayout& layout(int id) const { return program_.info.maps[size_t(id)].layout; }
 
   uint32_t events_map();                    // created on first use
   uint32_t start_time_map();                // created on first use
@@ -96,9 +89,6 @@ class ScriptState {
   const CompileOptions& options_;
   CompiledScript& out_;
   std::vector<uint32_t> user_maps_;
-  std::vector<StructLayout> key_layouts_;
-  std::vector<uint32_t> value_sizes_;
-  std::vector<std::array<int64_t, 3>> lhist_;
 };
 
 // The points one program serves, in cookie order.

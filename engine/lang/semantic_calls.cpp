@@ -110,9 +110,20 @@ void Checker::call_time(Expr& e) {
 
 void Checker::call_lhist(Expr& e) {
   call_aggregation(e);
+  bool literals = e.operands.size() == 4;
   for (size_t i = 1; i < e.operands.size(); ++i)
-    if (e.operands[i]->kind != ExprKind::Integer)
+    if (e.operands[i]->kind != ExprKind::Integer) {
       error(e.operands[i]->span, "lhist() expects integer literals for min, max and step");
+      literals = false;
+    }
+  if (!literals) return;
+  // The map's buckets are laid out from these (map_layout.h): a step below 1 or an empty
+  // range has none. bpftrace 0.17's words.
+  auto param = [&](size_t i) { return static_cast<int64_t>(e.operands[i]->int_value); };
+  if (param(3) < 1) error(e.span, "lhist() step must be >= 1 (" + std::to_string(param(3)) + " provided)");
+  else if (param(1) >= param(2))
+    error(e.span, "lhist() min must be less than max (provided min " + std::to_string(param(1)) + " and max " +
+                      std::to_string(param(2)) + ")");
 }
 
 void Checker::call_str(Expr& e) {

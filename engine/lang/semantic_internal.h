@@ -23,6 +23,8 @@ class Checker {
   // One pass over the program. Map types found persist across passes, so a second pass sees
   // maps assigned later in the text than where they are read.
   void run_pass(bool final_pass);
+  // Lays out every map (MapInfo::layout), after the final pass.
+  void plan_layouts();
   ProgramInfo take_info() { return std::move(info_); }
 
  private:
@@ -51,6 +53,7 @@ class Checker {
   MapInfo* whole_map(Expr& m);
   void check_map_keys(Expr& m, MapInfo& info);
   void merge_map_value(Expr& target, MapInfo& info, const Type& value);
+  void note_lhist(const Stmt& s);
 
   // builtins and tracepoint fields (semantic_builtins.cpp)
   void builtin(Expr& e);
@@ -87,6 +90,7 @@ class Checker {
   ProbeBlock* probe_ = nullptr;
   std::map<std::string, Type> vars_;
   std::vector<bool> key_known_;  // per map: its key shape has been seen
+  std::vector<bool> lhist_known_;  // per map: its lhist parameters have been seen
   int loop_depth_ = 0;
 };
 

@@ -103,6 +103,12 @@ std::vector<Case> cases() {
       {"a count() without keys that nothing hit prints 0", fun,
        "uretprobe:" + fun + ":foo /retval == 1/ { @never = count(); @never_sum = sum(retval); }"
        " uprobe:" + fun + ":bar { @bars = count(); }"},
+      // Every kind of map value as exit prints it. The lhist maps printed "@a: " and no
+      // buckets while the runtime described them without their min, max and step.
+      {"every map type printed at exit: lhist, hist, aggregations, values, tuples", fun,
+       "BEGIN { @a = lhist(50, 0, 100, 10); @b = hist(5); @c[1] = lhist(5, 0, 10, 2); @c[2] = lhist(11, 0, 10, 2);"
+       " @d = min(3); @e = max(3); @f = avg(3); @g = stats(3); @h = sum(3); @i = count(); @j = 5; @k = \"abc\";"
+       " @l = (1, \"a\"); @m[2, \"x\"] = hist(1000); exit(); }"},
       {"delete leaves an empty map", fun + " 2",
        "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
   };

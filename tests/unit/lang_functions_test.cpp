@@ -56,3 +56,23 @@ TEST_CASE("no aggregation's value can be a map key") {
     CHECK(r.errors.find("a map key cannot be a " + name + " value") != std::string::npos);
   }
 }
+
+// The map's buckets are laid out from lhist()'s literals when the program is checked; a step
+// below 1 (which crashed the layout with a division by zero) or an empty range (which asked
+// the kernel for a map of ~2^32 buckets) is refused in bpftrace 0.17's words.
+TEST_CASE("lhist() parameters that give no buckets are refused") {
+  auto r = test::front_end("BEGIN { @ = lhist(1, 0, 10, 0); exit(); }", "-e");
+  CHECK(r.errors ==
+        "-e:1:13: error: lhist() step must be >= 1 (0 provided)\n"
+        "BEGIN { @ = lhist(1, 0, 10, 0); exit(); }\n"
+        "            ^~~~~~~~~~~~~~~~~~\n");
+  r = test::front_end("BEGIN { @ = lhist(1, 10, 0, 1); exit(); }", "-e");
+  CHECK(r.errors ==
+        "-e:1:13: error: lhist() min must be less than max (provided min 10 and max 0)\n"
+        "BEGIN { @ = lhist(1, 10, 0, 1); exit(); }\n"
+        "            ^~~~~~~~~~~~~~~~~~\n");
+  r = test::front_end("BEGIN { @ = lhist(1, 0, 10, 3); exit(); }", "-e");
+  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK(r.program.info.maps.at(0).layout.lhist == LHistParams{0, 10, 3});
+  CHECK(r.program.info.maps.at(0).layout.slot_size == (10 / 3 + 2) * 8);
+}
