@@ -14,6 +14,7 @@
 // unsigned: zero-extended), so a 64-bit operation is always right.
 #pragma once
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -137,6 +138,9 @@ class ProgramGen {
   IntVal ternary_int(const lang::Expr& e);
   IntVal incdec(const lang::Expr& e);
   IntVal bool_value(const lang::Expr& e);
+  // 1 when the branch that emit_jump generates to its label is taken, else 0: the value of
+  // a condition, or of a function that answers yes or no.
+  IntVal jumped_value(const std::function<void(bpf::Label)>& emit_jump);
   // a op b with bpftrace 0.17's semantics (see gen_int.cpp); consumes a and b.
   IntVal apply(lang::Op op, IntVal& a, IntVal& b, bool is_signed);
   // Registers and temporaries.
