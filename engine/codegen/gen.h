@@ -174,7 +174,10 @@ class ProgramGen {
   void string_literal(const std::string& text, uint32_t slot, Place dst);
   // An aggregate value on the stack (a fresh slot), for comparing or copying.
   Place materialize(const lang::Expr& e);
-  void string_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target);
+  // Compares the strings up to a NUL in both, and at most `limit` bytes.
+  void string_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target,
+                             uint32_t limit = UINT32_MAX);
+  IntVal strncmp_int(const lang::Expr& call);
   int32_t variable_slot(const lang::Expr& var);
 
   // --- gen_maps.cpp
