@@ -7,7 +7,7 @@
 //   Integer of N bytes : size N, align N
 //   String of N bytes  : size N, align 1 (NUL-padded; may be unterminated when full)
 //   Tuple              : its fields laid out by this same rule
-//   aggregations       : see map_value_size() in engine/output/map_print.h (align 8)
+//   aggregations       : see engine/base/map_layout.h (align 8)
 //
 // A printf event is the struct { u64 event_id; arg0; arg1; ... } laid out by this rule, with
 // integer arguments widened to 8 bytes (as bpftrace 0.17's %printf_t in its LLVM IR); the

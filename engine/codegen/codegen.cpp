@@ -8,7 +8,6 @@
 #include <optional>
 
 #include "engine/codegen/gen.h"
-#include "engine/output/map_print.h"
 
 namespace rawprobe::codegen {
 
@@ -16,21 +15,6 @@ using lang::Expr;
 using lang::ExprKind;
 
 namespace {
-
-bool is_aggregation(TypeKind k) { return k >= TypeKind::Count && k <= TypeKind::LHist; }
-
-// lhist(v, min, max, step) parameters of map `id`, from its first lhist() assignment.
-void find_lhist(const std::vector<lang::StmtPtr>& body, int id, std::array<int64_t, 3>& out) {
-  for (const lang::StmtPtr& s : body) {
-    if (s->kind == lang::StmtKind::Assign && s->target->kind == ExprKind::Map && s->target->map_id == id &&
-        s->expr->kind == ExprKind::Call && s->expr->name == "lhist" && s->expr->operands.size() == 4) {
-      for (int i = 0; i < 3; ++i) out[i] = static_cast<int64_t>(s->expr->operands[i + 1]->int_value);
-      return;
-    }
-    find_lhist(s->body, id, out);
-    find_lhist(s->else_body, id, out);
-  }
-}
 
 // Whether one program can serve every point of a group that has no bpf cookies: on raw
 // tracepoints nothing but `probe` (and `func`, refused there) depends on the point, so a
@@ -78,38 +62,17 @@ ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptio
     : program_(program), options_(options), out_(out) {
   const auto& maps = program.info.maps;
   for (size_t id = 0; id < maps.size(); ++id) {
-    const lang::MapInfo& m = maps[id];
-    // A count() without keys lives in a one-entry per-CPU array, as bpftrace 0.17 keeps it:
-    // the verifier inlines an array lookup where a hash map hashes the key in a helper call
-    // (bench, bpf_stats: 279 against bpftrace's 153 ns a hit while it was a hash), and the
-    // entry always exists, so a count nothing hit prints "@: 0" as bpftrace's does.
-    bool counter = m.key.empty() && m.value.kind == TypeKind::Count;
-    StructLayout key = counter ? StructLayout{{0}, 4, 4} : m.key.empty() ? StructLayout{{0}, 8, 8} : layout_of(m.key);
-    std::array<int64_t, 3> lhist{0, 0, 1};
-    if (m.value.kind == TypeKind::LHist)
-      for (const lang::ProbeBlock& p : program.ast.probes) find_lhist(p.body, static_cast<int>(id), lhist);
-    MapDesc desc{m.name, m.key, m.value, 1, lhist[0], lhist[1], lhist[2]};
-    uint32_t value_size = std::max<uint32_t>(map_slot_size(desc), 1);
+    const MapLayout& layout = maps[id].layout;
     MapDef def;
-    def.name = m.name;
-    def.type = counter ? BPF_MAP_TYPE_PERCPU_ARRAY
-                       : is_aggregation(m.value.kind) ? BPF_MAP_TYPE_PERCPU_HASH : BPF_MAP_TYPE_HASH;
-    def.key_size = key.size;
-    def.value_size = value_size;
-    def.max_entries = counter ? 1 : options.map_max_entries;
+    def.name = maps[id].name;
+    def.type = layout.kernel_type;
+    def.key_size = layout.key.size;
+    def.value_size = std::max<uint32_t>(layout.slot_size, 1);
+    def.max_entries = layout.single_entry ? 1 : options.map_max_entries;
     def.user_map = static_cast<int>(id);
     user_maps_.push_back(static_cast<uint32_t>(out.maps.size()));
     out.maps.push_back(def);
-    key_layouts_.push_back(key);
-    value_sizes_.push_back(value_size);
-    lhist_.push_back(lhist);
   }
-}
-
-bool ScriptState::per_cpu(int id) const { return is_aggregation(program_.info.maps[id].value.kind); }
-
-bool ScriptState::single_entry(int id) const {
-  return out_.maps[user_maps_[size_t(id)]].type == BPF_MAP_TYPE_PERCPU_ARRAY;
 }
 
 uint32_t ScriptState::events_map() {

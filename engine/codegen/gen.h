@@ -7,12 +7,14 @@
 //   gen_maps.cpp      map keys, reads, writes, aggregations, delete
 //   gen_builtins.cpp  pid, comm, argN, args->field, probe, func, ...
 //   gen_usdt.cpp      USDT arguments from their specs
-//   gen_calls.cpp     printf, time, print, clear, zero, exit, str: async events
+//   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
+//                     zero, exit, str
 //
 // Integers live in 64-bit registers, already extended by their type (signed: sign-extended,
 // unsigned: zero-extended), so a 64-bit operation is always right.
 #pragma once
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,15 +75,8 @@ class ScriptState {
 
   // MapDef index of user map `id` (ProgramInfo::maps).
   uint32_t user_map(int id) const { return user_maps_[id]; }
-  // Key layout of a user map (C struct of its parts; keyless: one u64, or the u32 index of
-  // a single_entry map).
-  const StructLayout& key_layout(int id) const { return key_layouts_[id]; }
-  uint32_t key_size(int id) const { return key_layouts_[id].size; }
-  uint32_t value_size(int id) const { return value_sizes_[id]; }
-  bool per_cpu(int id) const;
-  // The map is a one-entry array (a count() without keys): its entry cannot be deleted.
-  bool single_entry(int id) const;
-  int64_t lhist_param(int id, int which) const { return lhist_[id][which]; }
+  // How user map `id` is laid out (the semantic pass decided: engine/base/map_layout.h).
+  const MapLayout& layout(int id) const { return program_.info.maps[size_t(id)].layout; }
 
   uint32_t events_map();                    // created on first use
   uint32_t start_time_map();                // created on first use
@@ -95,9 +90,6 @@ class ScriptState {
   const CompileOptions& options_;
   CompiledScript& out_;
   std::vector<uint32_t> user_maps_;
-  std::vector<StructLayout> key_layouts_;
-  std::vector<uint32_t> value_sizes_;
-  std::vector<std::array<int64_t, 3>> lhist_;
 };
 
 // The points one program serves, in cookie order.
@@ -119,6 +111,15 @@ class ProgramGen {
   Status generate();
   bool needs_context_register() const { return needs_r6_; }
 
+  // A call's generate hooks, from its row in engine/lang/functions.def: the one its
+  // signature fits is set.
+  struct GenerateHooks {
+    void (ProgramGen::*action)(const lang::Expr& call) = nullptr;
+    IntVal (ProgramGen::*int_value)(const lang::Expr& call) = nullptr;
+    void (ProgramGen::*into)(const lang::Expr& call, uint32_t slot, Place dst) = nullptr;
+    void (ProgramGen::*aggregate)(const lang::Expr& map, const lang::Expr& call) = nullptr;
+  };
+
  private:
   // --- gen_program.cpp
   void statements(const std::vector<lang::StmtPtr>& body);
@@ -137,6 +138,9 @@ class ProgramGen {
   IntVal ternary_int(const lang::Expr& e);
   IntVal incdec(const lang::Expr& e);
   IntVal bool_value(const lang::Expr& e);
+  // 1 when the branch that emit_jump generates to its label is taken, else 0: the value of
+  // a condition, or of a function that answers yes or no.
+  IntVal jumped_value(const std::function<void(bpf::Label)>& emit_jump);
   // a op b with bpftrace 0.17's semantics (see gen_int.cpp); consumes a and b.
   IntVal apply(lang::Op op, IntVal& a, IntVal& b, bool is_signed);
   // Registers and temporaries.
@@ -170,7 +174,10 @@ class ProgramGen {
   void string_literal(const std::string& text, uint32_t slot, Place dst);
   // An aggregate value on the stack (a fresh slot), for comparing or copying.
   Place materialize(const lang::Expr& e);
-  void string_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target);
+  // Compares the strings up to a NUL in both, and at most `limit` bytes.
+  void string_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target,
+                             uint32_t limit = UINT32_MAX);
+  IntVal strncmp_int(const lang::Expr& call);
   int32_t variable_slot(const lang::Expr& var);
 
   // --- gen_maps.cpp
@@ -201,10 +208,18 @@ class ProgramGen {
   void usdt_arg_into(const probes::AttachPoint& point, uint32_t index, lang::Span span, Temp dst);
 
   // --- gen_calls.cpp
+  static const GenerateHooks& generate_hooks(lang::FunctionId id);
   void call_statement(const lang::Expr& e);
-  void printf_call(const lang::Expr& e);
+  IntVal call_int(const lang::Expr& e);
+  void call_into(const lang::Expr& e, uint32_t slot, Place dst);
   void simple_event(uint64_t id, std::initializer_list<uint64_t> fields);
+  // The registry's generate hooks (engine/lang/functions.def).
+  void printf_call(const lang::Expr& e);
   void print_call(const lang::Expr& e);
+  void delete_call(const lang::Expr& e);
+  void map_event_call(const lang::Expr& e);  // clear(@m), zero(@m)
+  void time_call(const lang::Expr& e);
+  void exit_call(const lang::Expr& e);
   // count_loss: a ring buffer's refused record adds 1 to `.lost` (compiled_script.h).
   void output_event(Place record, uint32_t size, bool count_loss = true);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);

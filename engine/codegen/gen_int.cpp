@@ -151,6 +151,7 @@ IntVal ProgramGen::gen_int(const Expr& e) {
     case ExprKind::IncDec: return incdec(e);
     case ExprKind::Cast: return cast(e);
     case ExprKind::Field: return field_int(e);
+    case ExprKind::Call: return call_int(e);
     default:
       fail(e.span, "this expression does not give an integer here");
       return IntVal::constant(0);
@@ -160,17 +161,21 @@ IntVal ProgramGen::gen_int(const Expr& e) {
 IntVal ProgramGen::variable_int(const Expr& e) { return IntVal::stack_slot(variable_slot(e)); }
 
 IntVal ProgramGen::bool_value(const Expr& e) {
+  return jumped_value([&](bpf::Label taken) { branch(e, true, taken); });
+}
+
+IntVal ProgramGen::jumped_value(const std::function<void(bpf::Label)>& emit_jump) {
   Temp t = regs_.take();
   bpf::Label done = b_.new_label("bool");
   if (regs_.in_reg(t)) {
     Reg r = regs_.reg(t);
     b_.mov(r, 1);
-    branch(e, true, done);
+    emit_jump(done);
     b_.mov(r, 0);
   } else {
     int16_t slot = static_cast<int16_t>(regs_.slot(t));
     b_.store_imm(bpf::Size::DW, bpf::R10, slot, 1);
-    branch(e, true, done);
+    emit_jump(done);
     b_.store_imm(bpf::Size::DW, bpf::R10, slot, 0);
   }
   b_.bind(done);

@@ -15,7 +15,7 @@
 //                    CPU's slot zeroed by user space (an array entry cannot be deleted, and
 //                    a program reaches only its own CPU's slot)
 #include "engine/codegen/gen.h"
-#include "engine/output/hist_format.h"
+#include "engine/base/map_layout.h"
 
 namespace rawprobe::codegen {
 
@@ -24,7 +24,7 @@ using bpf::Size;
 using lang::Expr;
 
 Place ProgramGen::map_key(const Expr& map) {
-  const StructLayout& l = script_.key_layout(map.map_id);
+  const StructLayout& l = script_.layout(map.map_id).key;
   Place key{frame_.alloc(l.size), {}};
   if (map.operands.empty()) {
     b_.store_imm(l.size == 4 ? Size::W : Size::DW, bpf::R10, static_cast<int16_t>(key.off), 0);
@@ -97,14 +97,14 @@ void ProgramGen::map_write(const Expr& map, const Expr& value) {
     release(v);
     return;
   }
-  Place slot{frame_.alloc(script_.value_size(map.map_id)), {}};
+  Place slot{frame_.alloc(script_.layout(map.map_id).slot_size), {}};
   write(value, type, slot);
   Place key = map_key(map);
   map_update(map, key, slot);
 }
 
 void ProgramGen::map_delete(const Expr& map) {
-  if (script_.single_entry(map.map_id)) return simple_event(kAsyncZeroMap, {static_cast<uint64_t>(map.map_id)});
+  if (script_.layout(map.map_id).single_entry) return simple_event(kAsyncZeroMap, {static_cast<uint64_t>(map.map_id)});
   Place key = map_key(map);
   b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
   key_address(bpf::R2, key);
@@ -113,7 +113,7 @@ void ProgramGen::map_delete(const Expr& map) {
 
 namespace {
 
-// idx = hist bucket of v (hist_format.h): 0 below zero, 1 for zero, else 2 + floor(log2 v).
+// idx = hist bucket of v (map_layout.h): 0 below zero, 1 for zero, else 2 + floor(log2 v).
 void hist_index(bpf::Builder& b, Reg v, Reg idx, Reg tmp) {
   bpf::Label done = b.new_label("hist");
   b.mov(idx, 0);
@@ -185,7 +185,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   Place key = map_key(map);
   lookup(map, key);
   bpf::Label found = b_.new_label("found"), done = b_.new_label("aggregated");
-  if (script_.single_entry(map.map_id)) {
+  if (script_.layout(map.map_id).single_entry) {
     // An array's one entry always exists; the verifier still asks for the null check.
     b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);
   } else {
@@ -200,7 +200,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       // Missing: insert zeros, then update in place like an existing entry.
       b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
       key_address(bpf::R2, key);
-      b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.value_size(map.map_id))}, 0);
+      b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.layout(map.map_id).slot_size)}, 0);
       b_.mov(bpf::R4, 0);
       b_.call(bpf::Helper::map_update_elem);
       lookup(map, key);
@@ -244,7 +244,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       break;
     case TypeKind::Hist:
     case TypeKind::LHist: {
-      uint32_t buckets = script_.value_size(map.map_id) / 8;
+      uint32_t buckets = script_.layout(map.map_id).slot_size / 8;
       Reg ri = use(index, bpf::R3);
       b_.mov(bpf::R1, ri);
       // The verifier must see the index within the value before the access.

@@ -121,7 +121,7 @@ void ProgramGen::write(const Expr& e, const Type& slot, Place dst) {
   switch (e.kind) {
     case ExprKind::String: string_literal(e.str, size, dst); return;
     case ExprKind::Builtin: builtin_into(e, dst); break;
-    case ExprKind::Call: str_into(e, size, dst); return;
+    case ExprKind::Call: call_into(e, size, dst); return;
     case ExprKind::Field: field_into(e, size, dst); return;
     case ExprKind::Map: map_read_into(e, have, dst); break;
     case ExprKind::Variable: copy(dst, bpf::R10, variable_slot(e), have); break;
@@ -137,11 +137,12 @@ Place ProgramGen::materialize(const Expr& e) {
   return p;
 }
 
-void ProgramGen::string_compare_branch(const Expr& a_in, const Expr& b_in, bool equal_when, bpf::Label target) {
+void ProgramGen::string_compare_branch(const Expr& a_in, const Expr& b_in, bool equal_when, bpf::Label target,
+                                       uint32_t limit) {
   const Expr* a = &a_in;
   const Expr* b = &b_in;
   if (a->kind == ExprKind::String) std::swap(a, b);
-  uint32_t n = std::min(a->type.size, b->type.size);
+  uint32_t n = std::min({a->type.size, b->type.size, limit});
   bpf::Label differ = b_.new_label("strne");
   bpf::Label same = b_.new_label("streq");
   // Where a mismatch goes, and where equality goes.
@@ -182,6 +183,15 @@ void ProgramGen::string_compare_branch(const Expr& a_in, const Expr& b_in, bool 
   } else {
     b_.bind(differ);  // unused: mismatches went to target
   }
+}
+
+// strncmp(a, b, n): 0 when the first n bytes agree (or both end together before), else 1,
+// as bpftrace 0.17's strncmp, which tells equal from not and gives no order.
+IntVal ProgramGen::strncmp_int(const Expr& e) {
+  uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(e.operands[2]->int_value, UINT32_MAX));
+  return jumped_value([&](bpf::Label differ) {
+    string_compare_branch(*e.operands[0], *e.operands[1], false, differ, n);
+  });
 }
 
 }  // namespace rawprobe::codegen

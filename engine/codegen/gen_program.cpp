@@ -216,9 +216,8 @@ void ProgramGen::assign(const Stmt& s) {
       Place key = map_key(target);
       map_write_int(target, key, result);
       release(result);
-    } else if (value.kind == ExprKind::Call && value.type.kind >= TypeKind::Count &&
-               value.type.kind <= TypeKind::LHist) {
-      aggregate(target, value);
+    } else if (value.kind == ExprKind::Call && generate_hooks(value.function).aggregate) {
+      (this->*generate_hooks(value.function).aggregate)(target, value);
     } else {
       map_write(target, value);
     }

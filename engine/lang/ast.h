@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/base/types.h"
+#include "engine/lang/functions.h"
 #include "engine/lang/probe_spec.h"
 #include "engine/lang/source.h"
 
@@ -20,7 +21,8 @@ enum class ExprKind : uint8_t {
   Builtin,   // name: "pid", "comm", "arg3", "args", ...; sema: builtin, arg_index
   Variable,  // name: "$x"
   Map,       // name: "@m" or "@"; operands: the keys (empty for a scalar map); sema: map_id
-  Call,      // name: "printf"; operands: the arguments; sema: call_id (printf/time format)
+  Call,      // name: "printf"; operands: the arguments; sema: function, call_id
+             // (printf/time format)
   Unary,     // op: Neg, BitNot, LogNot; operands[0]. Neg and BitNot of a 1- or 2-byte
              // operand are computed at its width and zero-extended, as bpftrace 0.17 does
              // (~(uint8)0 == 255, ~(int16)0 == 65535; checked by lang_oracle_test)
@@ -72,6 +74,7 @@ struct Expr {
   Type type;                     // the value's type
   Type cast_type;                // Cast: the target type (also set by the parser)
   BuiltinId builtin = BuiltinId::None;
+  FunctionId function = FunctionId::None;  // Call: its row in functions.def
   uint32_t arg_index = 0;        // Builtin Arg: N of argN
   int map_id = -1;               // Map: index into ProgramInfo::maps
   int call_id = -1;              // Call printf: index into ProgramInfo::printfs;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/base/layout.h"
+#include "engine/base/map_layout.h"
 #include "engine/base/types.h"
 #include "engine/lang/ast.h"
 #include "engine/lang/source.h"
@@ -15,11 +16,11 @@ namespace rawprobe::lang {
 
 struct MapInfo {
   std::string name;                  // "@start"; "@" for the anonymous map
-  std::vector<Type> key;             // the key parts; empty for a map without keys (bpftrace
-                                     // then uses one u64 zero key)
-  std::vector<uint32_t> key_offsets; // layout_of(key) (engine/base/layout.h)
-  uint32_t key_size = 0;             // 8 for a map without keys
+  std::vector<Type> key;             // the key parts; empty for a map without keys
   Type value;                        // Integer (8 bytes), String, Tuple, Count, Sum, ...
+  // How the map sits in the kernel, planned once the program is checked; codegen, runtime
+  // and output read it (engine/base/map_layout.h).
+  MapLayout layout;
   Span first_use;
 };
 

@@ -2,6 +2,7 @@
 
 #include "engine/base/layout.h"
 #include "engine/base/type_names.h"
+#include "engine/lang/map_layout.h"
 #include "engine/lang/semantic_internal.h"
 
 namespace rawprobe::lang {
@@ -66,7 +67,6 @@ void Checker::run_pass(bool final_pass) {
   for (MapInfo& m : info_.maps) {
     if (m.value.kind == TypeKind::None && !value_failed_[size_t(&m - info_.maps.data())])
       error(m.first_use, "Undefined map: " + m.name);
-    if (m.key.empty()) m.key_size = 8;
   }
 }
 
@@ -86,7 +86,10 @@ void Checker::condition(Expr& e, const char* what) {
 void Checker::statement(Stmt& s) {
   switch (s.kind) {
     case StmtKind::Expr: check(*s.expr, Use::Statement); break;
-    case StmtKind::Assign: assign(s); break;
+    case StmtKind::Assign:
+      assign(s);
+      note_lhist(s);
+      break;
     case StmtKind::If:
       condition(*s.expr, "if condition");
       block(s.body);
@@ -205,8 +208,10 @@ void Checker::check_map_keys(Expr& m) {
   for (ExprPtr& k : m.operands) {
     check(*k, Use::Value);
     if (k->type.kind == TypeKind::None) return;
-    if (k->type.kind == TypeKind::Count || k->type.kind == TypeKind::Sum || k->type.kind == TypeKind::Hist ||
-        k->type.kind == TypeKind::LHist || k->type.kind == TypeKind::Stats || k->type.kind == TypeKind::Avg) {
+    // bpftrace 0.17 accepts any aggregation here and then aborts in its code generator
+    // ("invalid mapkey argument type"); min and max hold { value, set } per CPU, which no
+    // key could use without reducing over every CPU.
+    if (is_aggregation(k->type.kind)) {
       error(k->span, "a map key cannot be a " + type_name(k->type) + " value");
       return;
     }
@@ -228,10 +233,27 @@ void Checker::check_map_keys(Expr& m) {
     }
     for (size_t i = 0; i < key.size(); ++i) info.key[i] = merged(info.key[i], key[i]);
   }
-  // Code generation writes keys and output reads them by this same layout_of().
-  StructLayout l = layout_of(info.key);
-  info.key_offsets = std::move(l.offsets);
-  info.key_size = info.key.empty() ? 8 : l.size;
+}
+
+// The buckets of an lhist map come from its first lhist() assignment in the text.
+void Checker::note_lhist(const Stmt& s) {
+  const Expr& value = *s.expr;
+  if (s.target->kind != ExprKind::Map || s.target->map_id < 0 || value.function != FunctionId::LHist ||
+      value.operands.size() != 4)
+    return;
+  for (size_t i = 1; i < 4; ++i)
+    if (value.operands[i]->kind != ExprKind::Integer) return;  // reported by call_lhist
+  size_t id = static_cast<size_t>(s.target->map_id);
+  if (lhist_known_.size() <= id) lhist_known_.resize(id + 1, false);
+  if (lhist_known_[id]) return;
+  lhist_known_[id] = true;
+  auto param = [&](int i) { return static_cast<int64_t>(value.operands[i]->int_value); };
+  LHistParams p{param(1), param(2), param(3)};
+  if (p.step >= 1 && p.min < p.max) info_.maps[id].layout.lhist = p;  // else reported by call_lhist
+}
+
+void Checker::plan_layouts() {
+  for (MapInfo& m : info_.maps) m.layout = plan_map_layout(m.key, m.value, m.layout.lhist);
 }
 
 void Checker::merge_map_value(Expr& target, MapInfo& info, const Type& value) {
@@ -380,6 +402,7 @@ ProgramInfo analyse(Program& prog, const SemanticOptions& options, Diagnostics& 
   Checker c(prog, options, diags);
   c.run_pass(false);
   c.run_pass(true);
+  c.plan_layouts();
   return c.take_info();
 }
 

@@ -23,6 +23,8 @@ class Checker {
   // One pass over the program. Map types found persist across passes, so a second pass sees
   // maps assigned later in the text than where they are read.
   void run_pass(bool final_pass);
+  // Lays out every map (MapInfo::layout), after the final pass.
+  void plan_layouts();
   ProgramInfo take_info() { return std::move(info_); }
 
  private:
@@ -51,6 +53,7 @@ class Checker {
   MapInfo* whole_map(Expr& m);
   void check_map_keys(Expr& m);
   void merge_map_value(Expr& target, MapInfo& info, const Type& value);
+  void note_lhist(const Stmt& s);
 
   // builtins and tracepoint fields (semantic_builtins.cpp)
   void builtin(Expr& e);
@@ -59,12 +62,23 @@ class Checker {
   std::string probe_kinds_text() const;
   void note_builtin(BuiltinId id);
 
-  // calls (semantic_calls.cpp)
+  // calls (semantic_calls.cpp): the registry's check hooks (engine/lang/functions.def),
+  // each given a call whose `function` is resolved
   void call(Expr& e, Use use);
+  void call_generic(Expr& e);
   void call_printf(Expr& e);
-  void call_map_function(Expr& e, const char* fn, bool keys_allowed);
-  void call_aggregation(Expr& e, TypeKind kind, size_t nargs);
-  bool arg_count(Expr& e, size_t min, size_t max);
+  void call_print(Expr& e);
+  void call_map_function(Expr& e);
+  void call_aggregation(Expr& e);
+  void call_lhist(Expr& e);
+  void call_str(Expr& e);
+  void call_time(Expr& e);
+  void call_stack(Expr& e);
+  void call_symbol(Expr& e);
+  // The call's argument count is within its row's arity; reports it otherwise.
+  bool arg_count(Expr& e);
+  using CheckHook = void (Checker::*)(Expr&);
+  static CheckHook check_hook(FunctionId id);
 
   void error(Span span, std::string message);
 
@@ -79,6 +93,7 @@ class Checker {
   // Per map: a value assigned to it failed its own check (and was reported), so an untyped
   // map is a consequence of that error, not a second one: no "Undefined map" for it.
   std::vector<bool> value_failed_;
+  std::vector<bool> lhist_known_;  // per map: its lhist parameters have been seen
   int loop_depth_ = 0;
 };
 

@@ -12,10 +12,6 @@ uint32_t hist_bucket(int64_t value) {
   return uint32_t(std::bit_width(uint64_t(value))) + 1;
 }
 
-uint32_t lhist_bucket_count(int64_t min, int64_t max, int64_t step) {
-  return uint32_t((max - min) / step + 2);
-}
-
 uint32_t lhist_bucket(int64_t value, int64_t min, int64_t max, int64_t step) {
   if (value < min) return 0;
   if (value >= max) return lhist_bucket_count(min, max, step) - 1;

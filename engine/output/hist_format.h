@@ -5,20 +5,17 @@
 //   Deliberate difference: bpftrace 0.17's log2 stops at 2^31 (every value >= 2^31 lands in
 //   [2G, 4G), and its JSON prints that bucket's bounds overflowed as int). rawprobe keeps
 //   all 64 bits; for values below 2^31 the output is identical.
-// lhist(v, min, max, step): (max - min) / step + 2 buckets. 0: v < min;
-//   last: v >= max; k in between: [min + (k-1)*step, min + k*step).
+// lhist(v, min, max, step): the buckets of engine/base/map_layout.h.
 #pragma once
 #include <cstdint>
 #include <string>
 
+#include "engine/base/map_layout.h"
 #include "engine/output/value_format.h"
 
 namespace rawprobe {
 
-inline constexpr uint32_t kHistBuckets = 65;
-
 uint32_t hist_bucket(int64_t value);
-uint32_t lhist_bucket_count(int64_t min, int64_t max, int64_t step);
 uint32_t lhist_bucket(int64_t value, int64_t min, int64_t max, int64_t step);
 
 // The body of one hist (text: one line per bucket from the lowest to the highest non-empty

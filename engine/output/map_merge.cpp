@@ -26,7 +26,7 @@ void add_words(uint8_t* into, const uint8_t* from, uint32_t words) {
 void merge_map_value(const MapDesc& map, uint8_t* into, const uint8_t* from) {
   uint32_t slot = map_slot_size(map);
   uint32_t ncpus = map.ncpus > 1 ? map.ncpus : 1;
-  uint32_t stride = map.ncpus > 1 ? (slot + 7) / 8 * 8 : slot;
+  uint32_t stride = map_stride(map);
   TypeKind kind = map.value.kind;
   for (uint32_t cpu = 0; cpu < ncpus; ++cpu) {
     uint8_t* a = into + size_t(cpu) * stride;

@@ -12,26 +12,13 @@ namespace rawprobe {
 
 uint32_t map_key_size(const MapDesc& map) { return layout_of(map.key).size; }
 
-uint32_t map_slot_size(const MapDesc& map) {
-  switch (map.value.kind) {
-    case TypeKind::Count:
-    case TypeKind::Sum: return 8;
-    case TypeKind::Min:
-    case TypeKind::Max:
-    case TypeKind::Avg:
-    case TypeKind::Stats: return 16;
-    case TypeKind::Hist: return kHistBuckets * 8;
-    case TypeKind::LHist:
-      return lhist_bucket_count(map.lhist_min, map.lhist_max, map.lhist_step) * 8;
-    default: return type_size(map.value);
-  }
-}
+// Output decodes the value type the runtime hands it (a text value replaces point ids), so
+// the slot comes from that type by the layout's own rule.
+uint32_t map_slot_size(const MapDesc& map) { return value_slot_size(map.value, map.lhist); }
 
-uint32_t map_value_size(const MapDesc& map) {
-  uint32_t slot = map_slot_size(map);
-  if (map.ncpus <= 1) return slot;
-  return (slot + 7) / 8 * 8 * map.ncpus;
-}
+uint32_t map_stride(const MapDesc& map) { return map.ncpus > 1 ? per_cpu_stride(map_slot_size(map)) : map_slot_size(map); }
+
+uint32_t map_value_size(const MapDesc& map) { return map_stride(map) * std::max<uint32_t>(map.ncpus, 1); }
 
 void MapEntries::add(const void* key, const void* value) {
   size_t at = bytes_.size();
@@ -80,7 +67,7 @@ class MapPrinter {
   MapPrinter(const MapDesc& map, const MapEntries& entries)
       : map_(map), entries_(entries), key_layout_(layout_of(map.key)) {
     slot_ = map_slot_size(map);
-    stride_ = map.ncpus > 1 ? (slot_ + 7) / 8 * 8 : slot_;
+    stride_ = map_stride(map);
     ncpus_ = std::max<uint32_t>(map.ncpus, 1);
     if (is_hist()) nbuckets_ = slot_ / 8;
   }
@@ -262,7 +249,7 @@ void MapPrinter::append_entry_value(std::string& out, OutputFormat format, uint3
       return append_hist(out, format, &buckets_[size_t(i) * nbuckets_], nbuckets_, div);
     case TypeKind::LHist:
       return append_lhist(out, format, &buckets_[size_t(i) * nbuckets_], nbuckets_,
-                          map_.lhist_min, map_.lhist_max, map_.lhist_step);
+                          map_.lhist.min, map_.lhist.max, map_.lhist.step);
     default: return append_value(out, format, map_.value, entries_.value(i));
   }
 }

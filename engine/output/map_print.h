@@ -1,17 +1,12 @@
 // Printing a map as bpftrace 0.17 does (at exit and for print(@m, top, div)).
 //
 // The runtime reads every entry (BPF_MAP_GET_NEXT_KEY + LOOKUP, or the batch commands) into
-// a MapEntries and calls append_map(). Value bytes per entry, as the code generator writes
-// them ("slot"); per-CPU maps hold ncpus slots, each padded to 8 bytes (the kernel's
-// per-CPU copy layout):
-//   Integer/String/Tuple  the value itself (not per-CPU)
-//   Count                 u64                      summed over CPUs
-//   Sum                   s64 or u64 (is_signed)   summed over CPUs
-//   Min, Max              { s64 value; u64 set; }  min/max over slots with set != 0
-//                         (set distinguishes "never written on this CPU" from 0)
-//   Avg, Stats            { s64 count; s64 total; } each summed; average = total / count
-//   Hist                  u64 buckets[65]          summed bucket by bucket (hist_format.h)
-//   LHist                 u64 buckets[lhist_bucket_count(min, max, step)]
+// a MapEntries and calls append_map(). Value bytes per entry are the slots of
+// engine/base/map_layout.h, one per CPU for per-CPU maps, reduced here:
+//   Count, Sum            summed over CPUs
+//   Min, Max              min/max over slots with set != 0
+//   Avg, Stats            count and total each summed; average = total / count
+//   Hist, LHist           summed bucket by bucket (hist_format.h)
 //
 // Order: count/sum/min/max/integer maps by value, avg/stats by average, hist/lhist by the
 // total of their buckets, all ascending; maps of strings and tuples by key, part by part
@@ -24,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/map_layout.h"
 #include "engine/base/types.h"
 #include "engine/output/value_format.h"
 
@@ -34,11 +30,12 @@ struct MapDesc {
   std::vector<Type> key;       // key parts, laid out by layout_of(); empty: a scalar map
   Type value;                  // Integer, String, Tuple, or Count/Sum/Min/Max/Avg/Stats/Hist/LHist
   uint32_t ncpus = 1;          // per-CPU maps: the number of possible CPUs
-  int64_t lhist_min = 0, lhist_max = 0, lhist_step = 1;
+  LHistParams lhist;           // LHist: the map's buckets (MapLayout::lhist)
 };
 
 uint32_t map_key_size(const MapDesc& map);    // 0 for scalar maps
 uint32_t map_slot_size(const MapDesc& map);   // one CPU's value
+uint32_t map_stride(const MapDesc& map);      // from one CPU's value to the next
 uint32_t map_value_size(const MapDesc& map);  // what a lookup returns (all CPUs)
 
 // Entries copied out of a BPF map: one buffer, no allocation per entry.

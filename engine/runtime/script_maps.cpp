@@ -18,7 +18,7 @@ bool is_per_cpu_map(uint32_t type) {
 
 uint32_t lookup_value_size(const codegen::MapDef& def, uint32_t ncpus) {
   if (!is_per_cpu_map(def.type)) return def.value_size;
-  return (def.value_size + 7) / 8 * 8 * ncpus;
+  return per_cpu_stride(def.value_size) * ncpus;
 }
 
 Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
@@ -52,8 +52,8 @@ Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
     desc.value = maps.text_.text_type(m.value);
     maps.text_keys_.push_back(PointText::has_ids(m.key));
     maps.text_values_.push_back(PointText::has_ids(m.value));
-    int k = maps.kernel_of_user_[u];
-    desc.ncpus = k >= 0 && is_per_cpu_map(script.maps[size_t(k)].type) ? ncpus : 1;
+    desc.ncpus = m.layout.per_cpu ? ncpus : 1;
+    desc.lhist = m.layout.lhist;
     maps.descs_.push_back(std::move(desc));
   }
   return maps;

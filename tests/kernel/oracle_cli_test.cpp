@@ -103,6 +103,20 @@ std::vector<Case> cases() {
       {"a count() without keys that nothing hit prints 0", fun,
        "uretprobe:" + fun + ":foo /retval == 1/ { @never = count(); @never_sum = sum(retval); }"
        " uprobe:" + fun + ":bar { @bars = count(); }"},
+      // Every kind of map value as exit prints it. The lhist maps printed "@a: " and no
+      // buckets while the runtime described them without their min, max and step.
+      {"every map type printed at exit: lhist, hist, aggregations, values, tuples", fun,
+       "BEGIN { @a = lhist(50, 0, 100, 10); @b = hist(5); @c[1] = lhist(5, 0, 10, 2); @c[2] = lhist(11, 0, 10, 2);"
+       " @d = min(3); @e = max(3); @f = avg(3); @g = stats(3); @h = sum(3); @i = count(); @j = 5; @k = \"abc\";"
+       " @l = (1, \"a\"); @m[2, \"x\"] = hist(1000); exit(); }"},
+      // strncmp: 0 when the first n bytes agree, else 1; in a predicate, an if, a variable, a
+      // map key and an aggregation.
+      {"strncmp of literals, comm and a variable", fun,
+       "uprobe:" + fun + ":bar /strncmp(comm, \"fun\", 3) == 0/ { $x = strncmp(\"abc\", \"ab\", 3);"
+       " printf(\"%d %d %d %d %d %d %d %d\\n\", strncmp(\"abc\", \"abd\", 2), strncmp(\"abc\", \"abd\", 3),"
+       " strncmp(\"abc\", \"abc\", 10), $x, strncmp(\"abc\", \"abd\", 0), strncmp(comm, \"fuX\", 2),"
+       " strncmp(comm, \"fuX\", 3), strncmp(comm, comm, 16)); @[strncmp(comm, \"fum\", 3)] = count();"
+       " if (strncmp(comm, \"fu\", 2) == 0) { @same = sum(strncmp(comm, \"fun\", 4)); } }"},
       {"delete leaves an empty map", fun + " 2",
        "uprobe:" + fun + ":foo { @start[tid] = 1; } uretprobe:" + fun + ":foo { delete(@start[tid]); @done = count(); }"},
   };

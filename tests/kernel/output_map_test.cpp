@@ -32,7 +32,7 @@ class MapBuilder {
     desc.ncpus = aggregate ? ncpus : 1;
   }
   MapBuilder& lhist(int64_t min, int64_t max, int64_t step) {
-    desc.lhist_min = min, desc.lhist_max = max, desc.lhist_step = step;
+    desc.lhist = LHistParams{min, max, step};
     return *this;
   }
 
@@ -56,7 +56,7 @@ class MapBuilder {
         case TypeKind::Stats: s[0] += 1, s[1] += v; break;
         case TypeKind::Hist: s[hist_bucket(v)] += 1; break;
         case TypeKind::LHist:
-          s[lhist_bucket(v, desc.lhist_min, desc.lhist_max, desc.lhist_step)] += 1;
+          s[lhist_bucket(v, desc.lhist.min, desc.lhist.max, desc.lhist.step)] += 1;
           break;
         default: break;
       }
@@ -106,8 +106,8 @@ class MapBuilder {
       case TypeKind::Stats: return "stats(" + arg + ")";
       case TypeKind::Hist: return "hist(" + arg + ")";
       default:
-        return "lhist(" + arg + ", " + std::to_string(desc.lhist_min) + ", " +
-               std::to_string(desc.lhist_max) + ", " + std::to_string(desc.lhist_step) + ")";
+        return "lhist(" + arg + ", " + std::to_string(desc.lhist.min) + ", " +
+               std::to_string(desc.lhist.max) + ", " + std::to_string(desc.lhist.step) + ")";
     }
   }
   std::vector<uint8_t>& slot_bytes(const std::vector<Val>& key) {

@@ -70,7 +70,7 @@ TEST_CASE("the seed's second script: map types, tracepoint field and printf-free
   int ret = info.find_map("@ret");
   REQUIRE(ret >= 0);
   CHECK(info.maps[ret].key.size() == 3);
-  CHECK(info.maps[ret].key_size == 24);
+  CHECK(info.maps[ret].layout.key.size == 24);
   // sys_exit_read's `long ret` (offset and size from the format file read now).
   auto fields = parse_tracepoint_format(test::tracefs_format("syscalls", "sys_exit_read"));
   REQUIRE(fields.ok());

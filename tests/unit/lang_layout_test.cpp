@@ -33,20 +33,20 @@ TEST_CASE("map keys: bytes at ProgramInfo's key offsets print as output decodes 
   REQUIRE_MESSAGE(r.ok, r.errors);
   const MapInfo& m = r.program.info.maps.at(0);
   REQUIRE(m.key.size() == 5);
-  REQUIRE(m.key_offsets.size() == m.key.size());
+  REQUIRE(m.layout.key.offsets.size() == m.key.size());
 
-  MapDesc desc{m.name, m.key, m.value};
-  CHECK(map_key_size(desc) == m.key_size);
+  MapDesc desc{m.name, m.key, m.value, 1, {}};
+  CHECK(map_key_size(desc) == m.layout.key.size);
 
   // The key as code generation builds it, and each part printed on its own.
   const std::vector<std::string> texts = {"rawprobe", "ab", "", "", "xyz"};
   const std::vector<int64_t> numbers = {0, 0, 1, 2, 0};
-  std::vector<uint8_t> key(m.key_size, 0xee);  // unwritten padding must not matter
+  std::vector<uint8_t> key(m.layout.key.size, 0xee);  // unwritten padding must not matter
   std::string parts;
   for (size_t i = 0; i < m.key.size(); ++i) {
     std::vector<uint8_t> part = value_bytes(m.key[i], texts[i], numbers[i]);
-    REQUIRE(m.key_offsets[i] + part.size() <= key.size());
-    std::memcpy(key.data() + m.key_offsets[i], part.data(), part.size());
+    REQUIRE(m.layout.key.offsets[i] + part.size() <= key.size());
+    std::memcpy(key.data() + m.layout.key.offsets[i], part.data(), part.size());
     if (i) parts += ", ";
     append_value(parts, OutputFormat::Text, m.key[i], part.data());
   }
