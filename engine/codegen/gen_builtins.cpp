@@ -104,9 +104,10 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
 
 IntVal ProgramGen::arg(const Expr& e) {
   const probes::AttachPoint& point = *target_.points.front();
-  if (point.kind == lang::ProbeKind::Usdt) return usdt_arg(e);
+  probes::ArgSource source = probes::probe_type(point.kind).context.args;
+  if (source == probes::ArgSource::UsdtOperands) return usdt_arg(e);
   // A raw tracepoint's context is the tracepoint's arguments, u64 args[]: argN at 8 * N.
-  if (point.kind == lang::ProbeKind::RawTracepoint)
+  if (source == probes::ArgSource::RawArgs)
     return context_reg(arch::RegSlot{"args", static_cast<uint16_t>(8 * e.arg_index), 8});
   const arch::Table& t = arch_table(e.span);
   uint32_t n = e.arg_index;

@@ -4,7 +4,6 @@
 #include <linux/perf_event.h>
 
 #include "engine/probes/perf_events.h"
-#include "engine/probes/perf_sampling.h"
 #include "engine/probes/providers.h"
 
 namespace rawprobe::probes {
@@ -23,29 +22,10 @@ constexpr NamedEvent kHardware[] = {
     {"ref-cycles", "", PERF_COUNT_HW_REF_CPU_CYCLES, 1000000},
 };
 
-class HardwareProvider final : public Provider {
- public:
-  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
-                                          const ExpandContext&) const override {
-    return expand_named_event(spec, kHardware, PERF_TYPE_HARDWARE);
-  }
-  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
-                                             std::span<const int> prog_fds,
-                                             const AttachOptions&) const override {
-    return attach_sampling(points, prog_fds);
-  }
-  Status list(const ListRequest& request, ListSink& sink) const override {
-    list_named_events(request, kHardware, sink);
-    return {};
-  }
-};
-
 }  // namespace
 
-std::span<const NamedEvent> hardware_events() { return kHardware; }
-
 const Provider& hardware_provider() {
-  static const HardwareProvider provider;
+  static const PerfEventProvider provider(kHardware, PERF_TYPE_HARDWARE);
   return provider;
 }
 

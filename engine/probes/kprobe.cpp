@@ -179,6 +179,30 @@ std::string modules_with(const std::vector<KernelFunction>& functions, const std
 
 class KprobeProvider final : public Provider {
  public:
+  // FUNCTION, FUNCTION+OFF or MODULE:FUNCTION
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    const char* kind = lang::probe_kind_name(out.kind);
+    if (p.size() < 2 || p.size() > 3 || p.back().empty()) {
+      error = std::string(kind) + " needs " + kind + ":FUNCTION or " + kind + ":MODULE:FUNCTION";
+      return false;
+    }
+    if (p.size() == 3) {
+      // A module name never holds '/': a path means a user binary, i.e. a uprobe.
+      if (p[1].find('/') != std::string::npos) {
+        error = std::string(kind) + " module '" + p[1] + "' looks like a file path; probe user binaries with " +
+                (out.kind == ProbeKind::Kprobe ? "uprobe" : "uretprobe");
+        return false;
+      }
+      out.target = p[1];
+    }
+    if (!lang::parse_probe_function(p.back(), out, error)) return false;
+    if (out.kind == ProbeKind::Kretprobe && out.has_offset) {
+      error = "kretprobe cannot take an offset";
+      return false;
+    }
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
     if (!kernel_has_kprobes()) return no_kprobes(spec);
@@ -308,6 +332,16 @@ class KprobeProvider final : public Provider {
       sink.line(request.provider + ":" + (request.parts.size() >= 2 ? f.module + ":" : "") + f.name);
     }
     return {};
+  }
+
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
+    return explain_kprobes(spec, options, out);
+  }
+
+  std::string unavailable(std::string_view name) const override {
+    if (kernel_has_kprobes()) return "";
+    return "this kernel has no kprobes (built without CONFIG_KPROBES): no " + std::string(name) +
+           " probes to list; tracepoints cover many subsystems: -l 'tracepoint:*'";
   }
 };
 

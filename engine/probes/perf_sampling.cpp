@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "engine/lang/suggest.h"
+
 #include "engine/probes/providers.h"
 #include "engine/sys/attach.h"
 #include "engine/sys/host_root.h"
@@ -78,6 +80,28 @@ AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint
   return p;
 }
 
+bool parse_timer_spec(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) {
+  const char* kind = lang::probe_kind_name(out.kind);
+  if (p.size() != 3) {
+    // bpftrace 0.17 says "interval probe type requires 2 arguments".
+    error = std::string(kind) + " probe type requires 2 arguments: " + kind + ":UNIT:N with UNIT one of s, ms, us, hz";
+    return false;
+  }
+  const std::string& unit = p[1];
+  if (unit != "s" && unit != "ms" && unit != "us" && unit != "hz") {
+    error = "invalid " + std::string(kind) + " unit '" + unit + "'" +
+            lang::did_you_mean(unit, {"s", "ms", "us", "hz"}) + " (use s, ms, us or hz)";
+    return false;
+  }
+  out.unit = unit;
+  if (!lang::parse_probe_number(p[2], out.value) || out.value == 0) {
+    error = "invalid " + std::string(kind) + " count '" + p[2] + "': write a positive integer";
+    return false;
+  }
+  out.has_value = true;
+  return true;
+}
+
 Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {
   const char* kind = lang::probe_kind_name(spec.kind);
   std::string name = std::string(kind) + ":" + spec.unit + ":" + std::to_string(spec.value);
@@ -100,6 +124,16 @@ Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {
   // cpu-clock counts nanoseconds, so the sample period is the interval in ns.
   return sampling_point(spec.kind, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
                         spec.value * scale, false, every_cpu);
+}
+
+Status explain_sampling(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) {
+  return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint>) -> Status {
+    std::fprintf(out, "perf_event_open(type %s, config %llu, %s %llu) on %s\n",
+                 p.perf_type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_SOFTWARE",
+                 (unsigned long long)p.perf_config, p.frequency ? "sample_freq" : "sample_period",
+                 (unsigned long long)p.period, p.every_cpu ? "every online CPU" : "one CPU");
+    return {};
+  });
 }
 
 void list_timer_units(const ListRequest& request, ListSink& sink) {

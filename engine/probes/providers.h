@@ -1,6 +1,8 @@
 // Internal to engine/probes: the provider objects (one per file) and what several of them
-// share. provider.cpp's provider_for() maps a ProbeKind to one of these.
+// share. Each kind's row in probe_types.cpp names one of these.
 #pragma once
+#include <functional>
+
 #include "engine/probes/provider.h"
 
 namespace rawprobe::probes {
@@ -36,6 +38,18 @@ std::string kprobe_events_target(const AttachPoint& point);
 // tracepoints that cover what a kernel function does (for the no-CONFIG_KPROBES error).
 bool kprobes_available();
 std::vector<std::string> tracepoints_for_function(const std::string& func);
+
+// --explain pieces several providers share (explain.cpp).
+// uprobe, uretprobe, usdt: symbol or note -> address -> file offset -> boundary, then the route.
+Status explain_user_probe(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out);
+// kprobe, kretprobe: the function, then kprobe_multi, the PMU or a kprobe_events line.
+Status explain_kprobes(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out);
+// Expands the spec as a run with these options would, prints each point's program type, then
+// what `describe` says of the point (`all`: every point of the spec).
+using PointExplainer =
+    std::function<Status(const AttachPoint& point, std::span<const AttachPoint> all)>;
+Status explain_points(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out,
+                      const PointExplainer& describe);
 
 // Checks that prog_fds has one fd, or one per point; returns the fd for point i.
 Result<std::vector<int>> fds_per_point(std::span<const AttachPoint> points,

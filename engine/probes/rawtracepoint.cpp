@@ -80,6 +80,19 @@ struct OpenPart final : AttachmentSet::Part {
 
 class RawTracepointProvider final : public Provider {
  public:
+  // rawtracepoint:NAME: the kernel finds a raw tracepoint by its name alone (bpf(2)
+  // BPF_RAW_TRACEPOINT_OPEN), so there is no category part.
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    if (p.size() != 2 || p[1].empty()) {
+      error = "rawtracepoint needs rawtracepoint:NAME, with no category (e.g. rawtracepoint:sched_switch; "
+              "list them with -l 'rawtracepoint:*')";
+      return false;
+    }
+    out.name = p[1];
+    out.wildcard = lang::has_wildcard(out.name);
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     Result<std::vector<RawTracepoint>> known = raw_tracepoints();
@@ -122,6 +135,18 @@ class RawTracepointProvider final : public Provider {
     for (const RawTracepoint& t : *known)
       if (elf::glob_match(name, t.name)) sink.line("rawtracepoint:" + t.name);
     return {};
+  }
+
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
+    return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint>) -> Status {
+      std::fprintf(out, "kernel tracepoint %s (%s)\nattach: bpf(BPF_RAW_TRACEPOINT_OPEN, name = \"%s\"); argN "
+                        "reads u64 args[N], the tracepoint's own arguments\n",
+                   p.event.c_str(),
+                   (p.category.empty() ? "no tracefs event; declared in BTF as btf_trace_" + p.event
+                                       : "listed in tracefs as " + p.category + ":" + p.event).c_str(),
+                   p.event.c_str());
+      return {};
+    });
   }
 };
 

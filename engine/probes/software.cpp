@@ -3,7 +3,6 @@
 #include <linux/perf_event.h>
 
 #include "engine/probes/perf_events.h"
-#include "engine/probes/perf_sampling.h"
 #include "engine/probes/providers.h"
 
 namespace rawprobe::probes {
@@ -24,29 +23,10 @@ constexpr NamedEvent kSoftware[] = {
     {"task-clock", "", PERF_COUNT_SW_TASK_CLOCK, 1000000},
 };
 
-class SoftwareProvider final : public Provider {
- public:
-  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
-                                          const ExpandContext&) const override {
-    return expand_named_event(spec, kSoftware, PERF_TYPE_SOFTWARE);
-  }
-  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
-                                             std::span<const int> prog_fds,
-                                             const AttachOptions&) const override {
-    return attach_sampling(points, prog_fds);
-  }
-  Status list(const ListRequest& request, ListSink& sink) const override {
-    list_named_events(request, kSoftware, sink);
-    return {};
-  }
-};
-
 }  // namespace
 
-std::span<const NamedEvent> software_events() { return kSoftware; }
-
 const Provider& software_provider() {
-  static const SoftwareProvider provider;
+  static const PerfEventProvider provider(kSoftware, PERF_TYPE_SOFTWARE);
   return provider;
 }
 

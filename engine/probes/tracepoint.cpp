@@ -85,6 +85,18 @@ struct PerfPart final : AttachmentSet::Part {
 
 class TracepointProvider final : public Provider {
  public:
+  // CATEGORY:NAME
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    if (p.size() != 3 || p[1].empty() || p[2].empty()) {
+      error = "tracepoint needs tracepoint:CATEGORY:NAME (e.g. tracepoint:syscalls:sys_enter_read)";
+      return false;
+    }
+    out.provider = p[1];
+    out.name = p[2];
+    out.wildcard = lang::has_wildcard(out.provider) || lang::has_wildcard(out.name);
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     TracefsCatalog catalog;
@@ -165,6 +177,25 @@ class TracepointProvider final : public Provider {
       if (!fields) return fields.error();
       for (const lang::TracepointField& f : *fields)
         if (f.name.rfind("common_", 0) != 0) sink.detail("    " + f.declaration);
+    }
+    return {};
+  }
+
+  // Each matching tracepoint's id and its record's format, which args->field reads.
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions&, FILE* out) const override {
+    Result<std::vector<AttachPoint>> points = expand(spec, ExpandContext{});
+    if (!points) return points.error();
+    for (const AttachPoint& p : *points) {
+      Result<uint32_t> id = sys::tracepoint_id(p.category, p.event);
+      if (!id) return id.error();
+      Result<std::string> format = sys::tracepoint_format(p.category, p.event);
+      if (!format) return format.error();
+      Result<std::string> dir = sys::tracefs_dir();
+      std::fprintf(out, "%s: id %u (%s/events/%s/%s/id)\n", p.name.c_str(), *id,
+                   dir ? dir->c_str() : "tracefs", p.category.c_str(), p.event.c_str());
+      std::fprintf(out, "attach: perf_event_open(PERF_TYPE_TRACEPOINT, config = %u), program type "
+                        "tracepoint; args->field reads the record below\n", *id);
+      std::fputs(format->c_str(), out);
     }
     return {};
   }

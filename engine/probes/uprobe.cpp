@@ -48,6 +48,30 @@ Error with_suggestions(Error error, const lang::ProbeSpec& spec, elf::Binary& bi
 
 class UprobeProvider final : public Provider {
  public:
+  // BINARY:FUNCTION, BINARY:FUNCTION+OFF, BINARY:0xADDR, BINARY:"C++ name"
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    const char* kind = lang::probe_kind_name(out.kind);
+    if (p.size() < 3 || p[1].empty()) {
+      error = std::string(kind) + " needs a binary and a function: " + kind + ":BINARY:FUNCTION (e.g. " + kind + ":/bin/bash:readline)";
+      return false;
+    }
+    out.target = p[1];
+    out.wildcard = lang::has_wildcard(out.target);
+    std::string rest = lang::join_probe_parts(p, 2);
+    uint64_t addr;
+    if (rest.size() > 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') && lang::parse_probe_number(rest, addr)) {
+      out.address = addr;
+      out.has_address = true;
+      return true;
+    }
+    if (!lang::parse_probe_function(rest, out, error)) return false;
+    if (out.kind == ProbeKind::Uretprobe && out.has_offset) {
+      error = "uretprobe cannot take an offset: a return probe fires at the function's return";
+      return false;
+    }
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
     Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, ctx.pid);
@@ -78,6 +102,10 @@ class UprobeProvider final : public Provider {
 
   Status list(const ListRequest& request, ListSink& sink) const override {
     return list_functions(request, sink);
+  }
+
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
+    return explain_user_probe(spec, options, out);
   }
 
  private:
