@@ -103,9 +103,6 @@ class BeginEndProvider final : public Provider {
 
 }  // namespace
 
-const Provider& begin_end_provider() {
-  static const BeginEndProvider provider;
-  return provider;
-}
+const Provider& begin_end_provider() { return the_provider<BeginEndProvider>(); }
 
 }  // namespace rawprobe::probes

@@ -2,7 +2,7 @@
 // from tracefs available_filter_functions ("name [module]"), else /proc/kallsyms text
 // symbols; the kprobe blacklist's are left out of wildcards and listings and refused by name
 // (kprobe_blacklist.h). kprobe:MODULE:FUNC with a module that is not loaded says so and names
-// the modules that have FUNC. Attach order (issue 6): the kprobe PMU (4.17), then
+// the modules that have FUNC. Attach order in auto mode: the kprobe PMU (4.17), then
 // legacy kprobe_events, with kprobe_multi (5.18) for wildcard sets in auto mode;
 // --attach-mode=pmu|legacy forces one path. A kretprobe with maxactive
 // (--kretprobe-maxactive) always takes kprobe_events, the one interface that carries it.
@@ -138,15 +138,6 @@ Result<std::vector<KernelFunction>> kernel_functions() {
   return out;
 }
 
-struct LinkPart final : AttachmentSet::Part {
-  explicit LinkPart(sys::Fd fd) : link(std::move(fd)) {}
-  sys::Fd link;
-};
-struct PerfPart final : AttachmentSet::Part {
-  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
-  sys::PerfAttachment attachment;
-};
-
 // An attach error names the probe as the script wrote it (kprobe:vfs_read+1), whichever path
 // failed (the PMU's "vfs_read+0x1", kprobe_events' "vfs_read+1"), and explains the kernel's
 // answer to an offset inside an instruction.
@@ -276,7 +267,7 @@ class KprobeProvider final : public Provider {
         Result<sys::Fd> link = sys::link_kprobe_multi(prog_fds[0], spec);
         if (!link) return link.error();
         size_t n = spec.symbols.size();
-        set->add(std::make_unique<LinkPart>(std::move(*link)), n,
+        set->add_fd(std::move(*link), n,
                  "kprobe_multi link: " + std::to_string(n) + " functions");
       }
       return std::unique_ptr<Attachment>(std::move(set));
@@ -298,7 +289,7 @@ class KprobeProvider final : public Provider {
         if (!a) return about_point(a.error(), p);
         std::string how = "kprobe_events " + event->group() + "/" + event->name() + ": " + p.name;
         a->keep_event(std::move(*event));
-        set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
+        set->add_perf(std::move(*a), how);
         continue;
       }
       sys::KprobeTarget target;
@@ -309,7 +300,7 @@ class KprobeProvider final : public Provider {
       if (!fd) return about_point(fd.error(), p);
       Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
       if (!a) return about_point(a.error(), p);
-      set->add(std::make_unique<PerfPart>(std::move(*a)), 1, "kprobe PMU perf event: " + p.name);
+      set->add_perf(std::move(*a), "kprobe PMU perf event: " + p.name);
     }
     return std::unique_ptr<Attachment>(std::move(set));
   }
@@ -374,9 +365,6 @@ bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions&
   return sys::has(sys::Feature::kprobe_multi);
 }
 
-const Provider& kprobe_provider() {
-  static const KprobeProvider provider;
-  return provider;
-}
+const Provider& kprobe_provider() { return the_provider<KprobeProvider>(); }
 
 }  // namespace rawprobe::probes

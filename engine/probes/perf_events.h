@@ -1,16 +1,17 @@
 // The provider behind software:EVENT[:COUNT] and hardware:EVENT[:COUNT]: both sample a named
-// perf event on every online CPU and differ only in their table of events (software.cpp,
-// hardware.cpp) and its PERF_TYPE_*.
+// perf event on every online CPU and differ only in the PERF_TYPE_* of their events (one table,
+// perf_events.cpp).
 #pragma once
 #include <cstdint>
-#include <span>
 #include <string_view>
+#include <vector>
 
 #include "engine/probes/provider.h"
 
 namespace rawprobe::probes {
 
 struct NamedEvent {
+  uint32_t type;           // PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE
   std::string_view name;
   std::string_view alias;  // empty when none
   uint64_t config;         // PERF_COUNT_SW_* / PERF_COUNT_HW_*
@@ -19,8 +20,8 @@ struct NamedEvent {
 
 class PerfEventProvider final : public Provider {
  public:
-  PerfEventProvider(std::span<const NamedEvent> events, uint32_t perf_type)
-      : events_(events), perf_type_(perf_type) {}
+  // Over the named events of this PERF_TYPE_*.
+  explicit PerfEventProvider(uint32_t perf_type);
   // EVENT or EVENT:COUNT, the event by its perf name or bpftrace's alias
   bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
              std::string& error) const override;
@@ -35,7 +36,7 @@ class PerfEventProvider final : public Provider {
                  FILE* out) const override;
 
  private:
-  std::span<const NamedEvent> events_;
+  std::vector<NamedEvent> events_;
   uint32_t perf_type_;
 };
 

@@ -14,11 +14,6 @@
 namespace rawprobe::probes {
 namespace {
 
-struct PerfPart final : AttachmentSet::Part {
-  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
-  sys::PerfAttachment attachment;
-};
-
 bool parse_int(std::string_view text, int& out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size() && out >= 0;
@@ -142,14 +137,10 @@ void list_timer_units(const ListRequest& request, ListSink& sink) {
 
 Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint> points,
                                                     std::span<const int> prog_fds) {
-  Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
-  if (!fds) return fds.error();
   Result<std::vector<int>> cpus = online_cpus();
   if (!cpus) return cpus.error();
-  bool cookies = prog_fds.size() == 1 && points.size() > 1;
-  auto set = std::make_unique<AttachmentSet>();
-  for (size_t i = 0; i < points.size(); ++i) {
-    const AttachPoint& p = points[i];
+  return attach_each(points, prog_fds, [&](const AttachPoint& p, int prog_fd, uint64_t cookie,
+                                           AttachmentSet& set) -> Status {
     std::vector<int> on = p.every_cpu ? *cpus : std::vector<int>{cpus->front()};
     for (int cpu : on) {
       perf_event_attr attr{};
@@ -165,14 +156,13 @@ Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint>
           return no_hardware_pmu(p, fd.error());
         return fd.error();
       }
-      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
+      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), prog_fd, cookie);
       if (!a) return a.error();
-      set->add(std::make_unique<PerfPart>(std::move(*a)), 1,
-               "perf event on cpu " + std::to_string(cpu) + " (" + sys::attach_mode_name(a->mode()) +
-                   "): " + p.name);
+      set.add_perf(std::move(*a), "perf event on cpu " + std::to_string(cpu) + " (" +
+                                      sys::attach_mode_name(a->mode()) + "): " + p.name);
     }
-  }
-  return std::unique_ptr<Attachment>(std::move(set));
+    return {};
+  });
 }
 
 }  // namespace rawprobe::probes

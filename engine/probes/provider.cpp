@@ -80,10 +80,44 @@ Result<std::vector<int>> fds_per_point(std::span<const AttachPoint> points,
                         std::to_string(prog_fds.size()));
 }
 
+Result<std::unique_ptr<Attachment>> attach_each(std::span<const AttachPoint> points,
+                                                std::span<const int> prog_fds,
+                                                const AttachOne& one) {
+  Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
+  if (!fds) return fds.error();
+  bool cookies = prog_fds.size() == 1 && points.size() > 1;
+  auto set = std::make_unique<AttachmentSet>();
+  for (size_t i = 0; i < points.size(); ++i)
+    if (Status st = one(points[i], (*fds)[i], cookies ? i : 0, *set); !st) return st.error();
+  return std::unique_ptr<Attachment>(std::move(set));
+}
+
 void AttachmentSet::add(std::unique_ptr<Part> part, size_t kernel_objects, std::string what) {
   parts_.push_back(std::move(part));
   count_ += kernel_objects;
   lines_.push_back(std::move(what));
+}
+
+namespace {
+
+struct PerfPart final : AttachmentSet::Part {
+  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
+  sys::PerfAttachment attachment;
+};
+
+struct FdPart final : AttachmentSet::Part {
+  explicit FdPart(sys::Fd f) : fd(std::move(f)) {}
+  sys::Fd fd;
+};
+
+}  // namespace
+
+void AttachmentSet::add_perf(sys::PerfAttachment attachment, std::string what) {
+  add(std::make_unique<PerfPart>(std::move(attachment)), 1, std::move(what));
+}
+
+void AttachmentSet::add_fd(sys::Fd fd, size_t kernel_objects, std::string what) {
+  add(std::make_unique<FdPart>(std::move(fd)), kernel_objects, std::move(what));
 }
 
 std::string AttachmentSet::describe() const {

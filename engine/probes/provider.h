@@ -34,6 +34,8 @@
 #include "engine/lang/probe_spec.h"
 #include "engine/lang/tracepoint_format.h"
 #include "engine/probes/probe_types.h"
+#include "engine/sys/attach.h"
+#include "engine/sys/fd.h"
 
 namespace rawprobe::probes {
 
@@ -215,6 +217,11 @@ class AttachmentSet final : public Attachment {
     virtual ~Part() = default;
   };
   void add(std::unique_ptr<Part> part, size_t kernel_objects, std::string what);
+  // A perf event with the program on it (and its bpf_link, and any tracefs event it needs).
+  void add_perf(sys::PerfAttachment attachment, std::string what);
+  // An fd whose closing detaches the program: a bpf link carrying `kernel_objects` points,
+  // or a raw tracepoint.
+  void add_fd(sys::Fd fd, size_t kernel_objects, std::string what);
   size_t count() const override { return count_; }
   std::string describe() const override;
   ~AttachmentSet() override;

@@ -73,11 +73,6 @@ Error not_found(const lang::ProbeSpec& spec, const std::vector<RawTracepoint>& k
   return make_error(what, spec.raw, hint);
 }
 
-struct OpenPart final : AttachmentSet::Part {
-  explicit OpenPart(sys::Fd f) : fd(std::move(f)) {}
-  sys::Fd fd;  // closing it detaches the program
-};
-
 class RawTracepointProvider final : public Provider {
  public:
   // rawtracepoint:NAME: the kernel finds a raw tracepoint by its name alone (bpf(2)
@@ -117,15 +112,13 @@ class RawTracepointProvider final : public Provider {
                                              const AttachOptions&) const override {
     // No cookies (load_plan): one program for all the points when the block does not use
     // `probe` (codegen), else one program per point.
-    Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
-    if (!fds) return fds.error();
-    auto set = std::make_unique<AttachmentSet>();
-    for (size_t i = 0; i < points.size(); ++i) {
-      Result<sys::Fd> fd = sys::raw_tracepoint_open(points[i].event, (*fds)[i]);
+    return attach_each(points, prog_fds, [](const AttachPoint& p, int prog_fd, uint64_t,
+                                            AttachmentSet& set) -> Status {
+      Result<sys::Fd> fd = sys::raw_tracepoint_open(p.event, prog_fd);
       if (!fd) return fd.error();
-      set->add(std::make_unique<OpenPart>(std::move(*fd)), 1, "raw tracepoint (BPF_RAW_TRACEPOINT_OPEN): " + points[i].name);
-    }
-    return std::unique_ptr<Attachment>(std::move(set));
+      set.add_fd(std::move(*fd), 1, "raw tracepoint (BPF_RAW_TRACEPOINT_OPEN): " + p.name);
+      return {};
+    });
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {
@@ -152,9 +145,6 @@ class RawTracepointProvider final : public Provider {
 
 }  // namespace
 
-const Provider& rawtracepoint_provider() {
-  static const RawTracepointProvider provider;
-  return provider;
-}
+const Provider& rawtracepoint_provider() { return the_provider<RawTracepointProvider>(); }
 
 }  // namespace rawprobe::probes

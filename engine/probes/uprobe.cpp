@@ -46,7 +46,7 @@ Error with_suggestions(Error error, const lang::ProbeSpec& spec, elf::Binary& bi
   return error;
 }
 
-class UprobeProvider final : public Provider {
+class UprobeProvider final : public UserProbeProvider {
  public:
   // BINARY:FUNCTION, BINARY:FUNCTION+OFF, BINARY:0xADDR, BINARY:"C++ name"
   bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
@@ -74,13 +74,11 @@ class UprobeProvider final : public Provider {
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
-    Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, ctx.pid);
+    Result<std::vector<OpenedTarget>> targets = open_targets(spec.target, ctx.pid, false);
     if (!targets) return targets.error();
     std::vector<AttachPoint> points;
-    for (const TargetFile& target : *targets) {
-      Result<std::shared_ptr<elf::Binary>> bin = open_binary(target.path);
-      if (!bin) return bin.error();
-      Result<std::vector<AttachPoint>> found = expand_in(spec, ctx, target, **bin);
+    for (const OpenedTarget& target : *targets) {
+      Result<std::vector<AttachPoint>> found = expand_in(spec, ctx, target.file, *target.binary);
       if (!found) {
         if (targets->size() > 1) continue;  // a glob over files: others may hold it
         return found.error();
@@ -94,18 +92,8 @@ class UprobeProvider final : public Provider {
     return points;
   }
 
-  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
-                                             std::span<const int> prog_fds,
-                                             const AttachOptions& options) const override {
-    return attach_uprobes(points, prog_fds, options);
-  }
-
   Status list(const ListRequest& request, ListSink& sink) const override {
     return list_functions(request, sink);
-  }
-
-  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
-    return explain_user_probe(spec, options, out);
   }
 
  private:
@@ -155,9 +143,6 @@ class UprobeProvider final : public Provider {
 
 }  // namespace
 
-const Provider& uprobe_provider() {
-  static const UprobeProvider provider;
-  return provider;
-}
+const Provider& uprobe_provider() { return the_provider<UprobeProvider>(); }
 
 }  // namespace rawprobe::probes
