@@ -97,7 +97,7 @@ Result<std::string> from_library_dirs(const BinaryQuery& q, const FsRoots& roots
         if (pass == 0 ? e.soname == q.name : library_name_matches(q.name, e.soname))
           candidates.push_back(roots.root + e.path);
   }
-  std::string triplet(multiarch_triplet(want));
+  std::string triplet(want.multiarch.empty() ? want.name : want.multiarch);
   for (std::string dir : {"/lib/" + triplet, "/usr/lib/" + triplet, std::string("/lib64"),
                           std::string("/usr/lib64"), std::string("/lib"), std::string("/usr/lib"),
                           std::string("/usr/local/lib")}) {
@@ -140,21 +140,6 @@ Result<std::string> from_path_env(const BinaryQuery& q, const FsRoots& roots) {
 
 bool looks_like_library(std::string_view name) {
   return name.substr(0, 3) == "lib" || name.find(".so") != std::string_view::npos;
-}
-
-std::string_view multiarch_triplet(const arch::Table& table) {
-  switch (table.e_machine) {
-    case EM_X86_64: return "x86_64-linux-gnu";
-    case EM_386: return "i386-linux-gnu";
-    case EM_AARCH64: return "aarch64-linux-gnu";
-    case EM_ARM: return "arm-linux-gnueabihf";
-    case EM_RISCV: return "riscv64-linux-gnu";
-    case EM_PPC64: return "powerpc64le-linux-gnu";
-    case EM_S390: return "s390x-linux-gnu";
-    case EM_MIPS: return "mips64el-linux-gnuabi64";
-    case EM_LOONGARCH: return "loongarch64-linux-gnu";
-    default: return table.name;
-  }
 }
 
 Result<std::string> find_binary(const BinaryQuery& q, const FsRoots& roots) {
