@@ -38,16 +38,6 @@ Result<Mode> mode_for(const ElfFile& file, const Symbol& function) {
   return Mode{true, static_cast<cs_arch>(table->capstone_arch), mode, 0, table->mapping_symbols};
 }
 
-std::string hex_bytes(std::span<const uint8_t> bytes, size_t max) {
-  std::string out;
-  char buf[4];
-  for (size_t i = 0; i < bytes.size() && i < max; ++i) {
-    snprintf(buf, sizeof buf, "%02x", bytes[i]);
-    out += (i ? " " : "") + std::string(buf);
-  }
-  return out;
-}
-
 // riscv (RVC) and loongarch: lengths only, no mnemonics.
 void sweep_by_length(std::span<const uint8_t> code, int fixed, Disassembly& out) {
   uint64_t at = 0;
@@ -191,7 +181,7 @@ Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& func
     }
   }
   if (out.decoded_up_to < code->size())
-    out.undecodable_bytes = hex_bytes(code->subspan(out.decoded_up_to), 8);
+    out.undecodable_bytes = hex_bytes(code->subspan(out.decoded_up_to), " ", 8);
   return out;
 }
 

@@ -12,8 +12,6 @@ namespace rawprobe::probes {
 
 // The online CPUs (/sys/devices/system/cpu/online, e.g. "0-3,6").
 Result<std::vector<int>> online_cpus();
-// Parses a kernel CPU list ("0-3,6", "0").
-Result<std::vector<int>> parse_cpu_list(std::string_view text);
 
 Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint> points,
                                                     std::span<const int> prog_fds);
