@@ -4,6 +4,8 @@
 // syscallno, pmr_save, stackframe, ...) whose layout changed across versions: not described.
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 
 namespace rawprobe::arch {
@@ -78,6 +80,9 @@ constexpr Table aarch64_table = {
     .pt_regs_size = 272, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "regs[0]",
     .sp_reg = "sp", .ip_reg = "pc", .fp_reg = "regs[29]", .usdt_aliases = aliases,
     .uapi_struct = "struct user_pt_regs",
+    .stack_args = StackArgs::AfterRegisters, .multiarch = "aarch64-linux-gnu",
+    .capstone_arch = CS_ARCH_ARM64, .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Aarch64,
+    .plt_jump_slot_reloc = R_AARCH64_JUMP_SLOT, .plt_glob_dat_reloc = R_AARCH64_GLOB_DAT,
 };
 
 constexpr Table arm_on_aarch64_table = {
@@ -86,6 +91,9 @@ constexpr Table arm_on_aarch64_table = {
     .pt_regs_size = 272, .pt_regs = slots, .arg_regs = aarch32_compat_arg_regs,
     .ret_reg = "regs[0]", .sp_reg = "regs[13]", .ip_reg = "pc", .fp_reg = "regs[11]",
     .usdt_aliases = aarch32_compat_aliases, .uapi_struct = "struct user_pt_regs",
+    .multiarch = "arm-linux-gnueabihf", .capstone_arch = CS_ARCH_ARM, .capstone_mode = CS_MODE_ARM,
+    .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Arm,
+    .plt_jump_slot_reloc = R_ARM_JUMP_SLOT, .plt_glob_dat_reloc = R_ARM_GLOB_DAT,
 };
 
 }  // namespace rawprobe::arch

@@ -34,6 +34,22 @@ struct RegAlias {
   uint8_t bit_offset;    // 8 for ah/bh/ch/dh, else 0
 };
 
+// Which of a function's arguments rawprobe reads from the stack (Table::stack_args_offset).
+enum class StackArgs : uint8_t {
+  Unknown,         // none: argN past arg_regs is refused
+  AfterRegisters,  // those past arg_regs
+  All,             // every one (i386 cdecl)
+};
+
+// The assembler syntax of an architecture's USDT operands; elf/usdt_operand.h has a parser
+// for each.
+enum class UsdtSyntax : uint8_t {
+  X86,         // AT&T (x86_64, i386)
+  Aarch64,
+  Arm,
+  OffsetBase,  // the "off(reg)" families: riscv64, s390x, ppc64le, mips64, loongarch64
+};
+
 struct Table {
   uint16_t e_machine;       // EM_X86_64, EM_AARCH64, ...
   uint8_t elf_class;        // ELFCLASS32 (1) or ELFCLASS64 (2)
@@ -53,10 +69,32 @@ struct Table {
   // The uapi type whose layout the pt_regs slots are checked against ("struct pt_regs",
   // "struct user_pt_regs", ...): the published part of the kernel's struct.
   std::string_view uapi_struct = {};
-  // Nonzero when user-space functions take their arguments on the stack (i386 cdecl): at a
-  // function's entry argument N is at sp + stack_args_offset + N * word size. arg_regs then
-  // lists only what kernel functions use (i386 kernels are built with -mregparm=3).
+  // Where a user-space function finds the arguments it takes on the stack, at its entry:
+  // argument N (counted from the first stacked one) at sp + stack_args_offset + N * word size.
+  //   x86_64   past the 6 registers, after the return address:   8 + 8 * (N - 6)
+  //   aarch64  past the 8 registers:                              8 * (N - 8)
+  //   i386     cdecl, every argument, after the return address:   4 + 4 * N; arg_regs then
+  //            lists only what kernel functions use (i386 kernels are built with -mregparm=3)
   uint8_t stack_args_offset = 0;
+  StackArgs stack_args = StackArgs::Unknown;
+  // Debian's multiarch triplet, naming the library directories /lib/<triplet> and
+  // /usr/lib/<triplet>.
+  std::string_view multiarch = {};
+  // The instruction-boundary check's disassembler: Capstone's cs_arch and cs_mode (the
+  // endianness bits come from the ELF header), or capstone_arch -1 where Capstone has none and
+  // instruction lengths are read off the encoding: fixed_insn_size 4 (loongarch), or 0 for
+  // riscv's length encoding (2-byte compressed, else 4).
+  int capstone_arch = -1;
+  int capstone_mode = 0;
+  uint8_t fixed_insn_size = 0;
+  // $a/$t/$x/$d symbols mark where code and literal-pool data lie (arm, aarch64 ELF ABIs).
+  bool mapping_symbols = false;
+  // The operand syntax of the assembler that wrote USDT argument specs.
+  UsdtSyntax usdt_syntax = UsdtSyntax::OffsetBase;
+  // The dynamic relocations that fill a GOT slot a PLT stub jumps through (R_*_JUMP_SLOT,
+  // R_*_GLOB_DAT); 0 where rawprobe does not name PLT stubs.
+  uint32_t plt_jump_slot_reloc = 0;
+  uint32_t plt_glob_dat_reloc = 0;
 };
 
 // The register an alias names, resolved to its pt_regs slot.

@@ -3,6 +3,8 @@
 // and orig_r0. An arm process on an arm64 kernel gets the compat view of aarch64.cpp instead.
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 
 namespace rawprobe::arch {
@@ -40,6 +42,9 @@ constexpr Table arm_table = {
     .pt_regs_size = 72, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "uregs[0]",
     .sp_reg = "uregs[13]", .ip_reg = "uregs[15]", .fp_reg = "uregs[11]",
     .usdt_aliases = aliases, .uapi_struct = "struct pt_regs",
+    .multiarch = "arm-linux-gnueabihf", .capstone_arch = CS_ARCH_ARM, .capstone_mode = CS_MODE_ARM,
+    .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Arm,
+    .plt_jump_slot_reloc = R_ARM_JUMP_SLOT, .plt_glob_dat_reloc = R_ARM_GLOB_DAT,
 };
 
 }  // namespace rawprobe::arch

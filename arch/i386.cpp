@@ -11,6 +11,8 @@
 // upper half is that padding.
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 #include "arch/x86_names.h"
 
@@ -39,6 +41,8 @@ constexpr Table i386_table = {
     .pt_regs_size = 68, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "ax",
     .sp_reg = "sp", .ip_reg = "ip", .fp_reg = "bp", .usdt_aliases = i386_aliases,
     .uapi_struct = "struct pt_regs", .stack_args_offset = i386_cdecl_first_arg,
+    .stack_args = StackArgs::All, .multiarch = "i386-linux-gnu",
+    .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_32, .usdt_syntax = UsdtSyntax::X86,
 };
 
 }  // namespace rawprobe::arch

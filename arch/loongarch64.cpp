@@ -60,6 +60,7 @@ constexpr Table loongarch64_table = {
     .pt_regs_size = 280, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "regs[4]",
     .sp_reg = "regs[3]", .ip_reg = "csr_era", .fp_reg = "regs[22]", .usdt_aliases = aliases,
     .uapi_struct = "struct user_pt_regs",
+    .multiarch = "loongarch64-linux-gnu", .fixed_insn_size = 4,
 };
 
 }  // namespace rawprobe::arch

@@ -6,6 +6,8 @@
 // (acx, which would shift them, exists only for 32-bit SmartMIPS kernels).
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 
 namespace rawprobe::arch {
@@ -57,6 +59,7 @@ constexpr Table mips64_table = {
     .pt_regs_size = 304, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "regs[2]",
     .sp_reg = "regs[29]", .ip_reg = "cp0_epc", .fp_reg = "regs[30]", .usdt_aliases = aliases,
     .uapi_struct = "struct pt_regs",
+    .multiarch = "mips64el-linux-gnuabi64", .capstone_arch = CS_ARCH_MIPS, .capstone_mode = CS_MODE_MIPS64,
 };
 
 }  // namespace rawprobe::arch

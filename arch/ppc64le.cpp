@@ -4,6 +4,8 @@
 // follow and vary by config: not described. Both byte orders share this layout (EM_PPC64).
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 
 namespace rawprobe::arch {
@@ -50,6 +52,7 @@ constexpr Table ppc64le_table = {
     .pt_regs_size = 352, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "gpr[3]",
     .sp_reg = "gpr[1]", .ip_reg = "nip", .fp_reg = "gpr[31]", .usdt_aliases = aliases,
     .uapi_struct = "struct pt_regs",
+    .multiarch = "powerpc64le-linux-gnu", .capstone_arch = CS_ARCH_PPC, .capstone_mode = CS_MODE_64,
 };
 
 }  // namespace rawprobe::arch

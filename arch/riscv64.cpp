@@ -50,6 +50,7 @@ constexpr Table riscv64_table = {
     .pt_regs_size = 256, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "a0",
     .sp_reg = "sp", .ip_reg = "epc", .fp_reg = "s0", .usdt_aliases = aliases,
     .uapi_struct = "struct user_regs_struct",
+    .multiarch = "riscv64-linux-gnu",
 };
 
 }  // namespace rawprobe::arch

@@ -7,6 +7,8 @@
 // since Linux 2.6) is kernel-internal.
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 
 namespace rawprobe::arch {
@@ -41,6 +43,7 @@ constexpr Table s390x_table = {
     .pt_regs_size = 160, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "gprs[2]",
     .sp_reg = "gprs[15]", .ip_reg = "psw.addr", .fp_reg = "gprs[11]", .usdt_aliases = aliases,
     .uapi_struct = "user_pt_regs",
+    .multiarch = "s390x-linux-gnu", .capstone_arch = CS_ARCH_SYSZ, .capstone_mode = CS_MODE_BIG_ENDIAN,
 };
 
 }  // namespace rawprobe::arch

@@ -3,6 +3,8 @@
 // program sees on an x86_64 kernel, including for 32-bit processes (see the compat view).
 #include <elf.h>
 
+#include <capstone/capstone.h>
+
 #include "arch/tables.h"
 #include "arch/x86_names.h"
 
@@ -48,6 +50,9 @@ constexpr Table x86_64_table = {
     .pt_regs_size = 168, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "ax",
     .sp_reg = "sp", .ip_reg = "ip", .fp_reg = "bp", .usdt_aliases = aliases,
     .uapi_struct = "struct pt_regs",
+    .stack_args_offset = 8, .stack_args = StackArgs::AfterRegisters, .multiarch = "x86_64-linux-gnu",
+    .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_64, .usdt_syntax = UsdtSyntax::X86,
+    .plt_jump_slot_reloc = R_X86_64_JUMP_SLOT, .plt_glob_dat_reloc = R_X86_64_GLOB_DAT,
 };
 
 // A 32-bit process (int 0x80 / ia32 compat) on an x86_64 kernel: the kernel saves its
@@ -60,6 +65,8 @@ constexpr Table i386_on_x86_64_table = {
     .pt_regs_size = 168, .pt_regs = slots, .arg_regs = {}, .ret_reg = "ax",
     .sp_reg = "sp", .ip_reg = "ip", .fp_reg = "bp", .usdt_aliases = i386_aliases,
     .uapi_struct = "struct pt_regs", .stack_args_offset = i386_cdecl_first_arg,
+    .stack_args = StackArgs::All, .multiarch = "i386-linux-gnu",
+    .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_32, .usdt_syntax = UsdtSyntax::X86,
 };
 
 }  // namespace rawprobe::arch

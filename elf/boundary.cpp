@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "arch/arch.h"
+#include "elf/capstone.h"
 #include "elf/hex.h"
 #include "elf/segments.h"
 
@@ -18,40 +20,22 @@ struct Mode {
   cs_arch arch = CS_ARCH_X86;
   int mode = 0;
   int fixed_length = 0;  // without Capstone: 4 (loongarch) or 0 = riscv length encoding
+  bool mapping_symbols = false;
 };
 
+// The disassembler the target's arch table names, in the file's byte order.
 Result<Mode> mode_for(const ElfFile& file, const Symbol& function) {
-  int endian = file.little_endian() ? CS_MODE_LITTLE_ENDIAN : CS_MODE_BIG_ENDIAN;
-  switch (file.machine()) {
-    case EM_X86_64: return Mode{true, CS_ARCH_X86, CS_MODE_64, 0};
-    case EM_386: return Mode{true, CS_ARCH_X86, CS_MODE_32, 0};
-    case EM_AARCH64: return Mode{true, CS_ARCH_ARM64, endian, 0};
-    case EM_ARM: {
-      // The symbol's bit 0 says Thumb; EF_ARM_EABI_MASK aside, e_flags carries no ISA mode.
-      int mode = endian | (function.thumb ? CS_MODE_THUMB : CS_MODE_ARM);
-      return Mode{true, CS_ARCH_ARM, mode, 0};
-    }
-    case EM_PPC64: return Mode{true, CS_ARCH_PPC, CS_MODE_64 | endian, 0};
-    case EM_S390: return Mode{true, CS_ARCH_SYSZ, CS_MODE_BIG_ENDIAN, 0};
-    case EM_MIPS:
-      return Mode{true, CS_ARCH_MIPS,
-                  (file.elf_class() == ELFCLASS64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32) | endian, 0};
-    case EM_RISCV: return Mode{false, CS_ARCH_X86, 0, 0};
-    case EM_LOONGARCH: return Mode{false, CS_ARCH_X86, 0, 4};
-    default:
-      return file.error("no disassembler for e_machine " + std::to_string(file.machine()),
-                        "use --unsafe to skip the instruction-boundary check");
-  }
-}
-
-std::string hex_bytes(std::span<const uint8_t> bytes, size_t max) {
-  std::string out;
-  char buf[4];
-  for (size_t i = 0; i < bytes.size() && i < max; ++i) {
-    snprintf(buf, sizeof buf, "%02x", bytes[i]);
-    out += (i ? " " : "") + std::string(buf);
-  }
-  return out;
+  const arch::Table* table = arch::by_machine(file.machine(), file.elf_class());
+  if (!table)
+    return file.error("no disassembler for e_machine " + std::to_string(file.machine()),
+                      "use --unsafe to skip the instruction-boundary check");
+  if (table->capstone_arch < 0) return Mode{false, CS_ARCH_X86, 0, table->fixed_insn_size, false};
+  // x86 has no byte-order mode; s390 is big-endian only (its table's mode says so).
+  int endian = table->capstone_arch == CS_ARCH_X86 || file.little_endian() ? 0 : CS_MODE_BIG_ENDIAN;
+  int mode = table->capstone_mode | endian;
+  // An arm symbol's bit 0 says Thumb; EF_ARM_EABI_MASK aside, e_flags carries no ISA mode.
+  if (function.thumb) mode |= CS_MODE_THUMB;
+  return Mode{true, static_cast<cs_arch>(table->capstone_arch), mode, 0, table->mapping_symbols};
 }
 
 // riscv (RVC) and loongarch: lengths only, no mnemonics.
@@ -134,24 +118,22 @@ uint64_t target_of(csh handle, const cs_insn& insn, cs_arch arch) {
 Result<uint64_t> sweep(const ElfFile& file, const Mode& mode, std::span<const uint8_t> code,
                        uint64_t base, uint64_t from, uint64_t to, DisassemblyDetail detail,
                        Disassembly& out) {
-  csh handle;
-  if (cs_open(mode.arch, static_cast<cs_mode>(mode.mode), &handle) != CS_ERR_OK)
+  bool targets = detail == DisassemblyDetail::Targets;
+  std::optional<Capstone> cs = Capstone::open(mode.arch, mode.mode, targets);
+  if (!cs)
     return file.error("Capstone cannot open a disassembler for this architecture",
                       "use --unsafe to skip the instruction-boundary check");
-  bool targets = detail == DisassemblyDetail::Targets;
-  if (targets) cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
-  cs_insn* insn = cs_malloc(handle);
   const uint8_t* ptr = code.data() + from;
   size_t left = to - from;
   uint64_t address = base + from;
-  while (left > 0 && cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
+  while (left > 0) {
+    const cs_insn* insn = cs->next(ptr, left, address);
+    if (!insn) break;
     std::string text = insn->mnemonic;
     if (insn->op_str[0]) text += std::string(" ") + insn->op_str;
     out.instructions.push_back({insn->address - base, insn->size, std::move(text), false,
-                                targets ? target_of(handle, *insn, mode.arch) : 0});
+                                targets ? target_of(cs->handle(), *insn, mode.arch) : 0});
   }
-  cs_free(insn, 1);
-  cs_close(&handle);
   return address - base;
 }
 
@@ -175,8 +157,7 @@ Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& func
     sweep_by_length(*code, mode->fixed_length, out);
   } else {
     std::vector<MappingRegion> regions;
-    if (file.machine() == EM_ARM || file.machine() == EM_AARCH64)
-      regions = mapping_regions(file, function.address, code->size());
+    if (mode->mapping_symbols) regions = mapping_regions(file, function.address, code->size());
     if (regions.empty() || regions[0].offset != 0) regions.insert(regions.begin(), {0, '-'});
     out.decoded_up_to = code->size();
     for (size_t i = 0; i < regions.size(); ++i) {
@@ -200,7 +181,7 @@ Result<Disassembly> disassemble_function(const ElfFile& file, const Symbol& func
     }
   }
   if (out.decoded_up_to < code->size())
-    out.undecodable_bytes = hex_bytes(code->subspan(out.decoded_up_to), 8);
+    out.undecodable_bytes = hex_bytes(code->subspan(out.decoded_up_to), " ", 8);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "elf/byte_order.h"
+#include "elf/hex.h"
 #include "elf/notes.h"
 
 namespace rawprobe::elf {
@@ -19,13 +20,7 @@ std::optional<std::string> build_id_in(std::span<const uint8_t> area, bool littl
   if (!notes) return std::nullopt;
   for (const RawNote& n : *notes) {
     if (n.type != NT_GNU_BUILD_ID || n.owner != "GNU") continue;
-    std::string hex;
-    char buf[3];
-    for (uint8_t byte : n.desc) {
-      snprintf(buf, sizeof buf, "%02x", byte);
-      hex += buf;
-    }
-    return hex;
+    return hex_bytes(n.desc, "");
   }
   return std::nullopt;
 }

@@ -1,15 +1,10 @@
-// "0x1f40" for addresses and offsets in messages.
+// elf/'s name for the hex formatting in engine/base/hex.h.
 #pragma once
-#include <cstdint>
-#include <cstdio>
-#include <string>
+#include "engine/base/hex.h"
 
 namespace rawprobe::elf {
 
-inline std::string hex(uint64_t value) {
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-  return buf;
-}
+using rawprobe::hex;
+using rawprobe::hex_bytes;
 
 }  // namespace rawprobe::elf

@@ -13,14 +13,10 @@
 #include <vector>
 
 #include "elf/ld_cache.h"
+#include "engine/base/files.h"
 
 namespace rawprobe::elf {
 namespace {
-
-bool is_file(const std::string& path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 std::string basename_of(std::string_view path) {
   size_t slash = path.rfind('/');
@@ -101,7 +97,7 @@ Result<std::string> from_library_dirs(const BinaryQuery& q, const FsRoots& roots
         if (pass == 0 ? e.soname == q.name : library_name_matches(q.name, e.soname))
           candidates.push_back(roots.root + e.path);
   }
-  std::string triplet(multiarch_triplet(want));
+  std::string triplet(want.multiarch.empty() ? want.name : want.multiarch);
   for (std::string dir : {"/lib/" + triplet, "/usr/lib/" + triplet, std::string("/lib64"),
                           std::string("/usr/lib64"), std::string("/lib"), std::string("/usr/lib"),
                           std::string("/usr/local/lib")}) {
@@ -117,7 +113,7 @@ Result<std::string> from_library_dirs(const BinaryQuery& q, const FsRoots& roots
     }
   }
   for (const std::string& c : candidates)
-    if (is_file(c) && elf_arch_is(c, want)) return c;
+    if (is_regular_file(c) && elf_arch_is(c, want)) return c;
   return make_error("find library '" + q.name + "'", std::string(want.name),
                     "not in " + cache_path + (cache ? "" : " (unreadable)") +
                         " nor in the standard library directories; give its full path, or -p "
@@ -134,7 +130,7 @@ Result<std::string> from_path_env(const BinaryQuery& q, const FsRoots& roots) {
   for (std::string dir; std::getline(dirs, dir, ':');) {
     if (dir.empty()) continue;
     std::string candidate = roots.root + dir + "/" + q.name;
-    if (is_file(candidate) && access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (is_regular_file(candidate) && access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return make_error("find program '" + q.name + "'", "$PATH=" + path_env,
                     "give the binary's full path (or a library name such as libc)");
@@ -146,32 +142,17 @@ bool looks_like_library(std::string_view name) {
   return name.substr(0, 3) == "lib" || name.find(".so") != std::string_view::npos;
 }
 
-std::string_view multiarch_triplet(const arch::Table& table) {
-  switch (table.e_machine) {
-    case EM_X86_64: return "x86_64-linux-gnu";
-    case EM_386: return "i386-linux-gnu";
-    case EM_AARCH64: return "aarch64-linux-gnu";
-    case EM_ARM: return "arm-linux-gnueabihf";
-    case EM_RISCV: return "riscv64-linux-gnu";
-    case EM_PPC64: return "powerpc64le-linux-gnu";
-    case EM_S390: return "s390x-linux-gnu";
-    case EM_MIPS: return "mips64el-linux-gnuabi64";
-    case EM_LOONGARCH: return "loongarch64-linux-gnu";
-    default: return table.name;
-  }
-}
-
 Result<std::string> find_binary(const BinaryQuery& q, const FsRoots& roots) {
   if (q.name.empty()) return make_error("find binary", "", "the probe names no binary");
   if (q.pid && q.name.find('/') != std::string::npos) {
     // A path as the process sees it, opened through its root.
     std::string path = roots.proc + "/" + std::to_string(*q.pid) + "/root" + q.name;
-    if (!is_file(path)) return make_error("find binary", path, "no such file in that process's filesystem");
+    if (!is_regular_file(path)) return make_error("find binary", path, "no such file in that process's filesystem");
     return path;
   }
   if (q.pid) return from_process_maps(q, roots);
   if (q.name.find('/') != std::string::npos) {
-    if (!is_file(q.name))
+    if (!is_regular_file(q.name))
       return make_error("find binary", q.name, "no such file (or not a regular file)");
     return q.name;
   }

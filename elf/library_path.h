@@ -32,7 +32,4 @@ Result<std::string> find_binary(const BinaryQuery& query, const FsRoots& roots =
 // True for names users give for libraries rather than programs: "libc", "libfoo.so.1".
 bool looks_like_library(std::string_view name);
 
-// Debian's multiarch directory name for an architecture ("x86_64-linux-gnu").
-std::string_view multiarch_triplet(const arch::Table& table);
-
 }  // namespace rawprobe::elf

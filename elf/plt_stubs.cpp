@@ -5,21 +5,19 @@
 #include <elf.h>
 #include <gelf.h>
 
+#include "arch/arch.h"
+#include "elf/capstone.h"
+
 namespace rawprobe::elf {
 namespace {
 
-bool fills_slot(uint16_t machine, uint32_t type) {
-  switch (machine) {
-    case EM_X86_64: return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT;
-    case EM_AARCH64: return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT;
-    case EM_ARM: return type == R_ARM_JUMP_SLOT || type == R_ARM_GLOB_DAT;
-    default: return false;
-  }
+bool fills_slot(const arch::Table& table, uint32_t type) {
+  return type != 0 && (type == table.plt_jump_slot_reloc || type == table.plt_glob_dat_reloc);
 }
 
 // GOT slot -> imported name, from the dynamic relocations that fill slots: JUMP_SLOT for lazy
 // calls, GLOB_DAT for x86_64's .plt.got stubs (-z now, address-taken imports). arm uses REL.
-std::map<uint64_t, std::string> got_slots(const ElfFile& file) {
+std::map<uint64_t, std::string> got_slots(const ElfFile& file, const arch::Table& table) {
   std::map<uint64_t, std::string> slots;
   for (const Section& rel : file.sections()) {
     if ((rel.type != SHT_RELA && rel.type != SHT_REL) || rel.entsize == 0 ||
@@ -41,7 +39,7 @@ std::map<uint64_t, std::string> got_slots(const ElfFile& file) {
         r = {plain.r_offset, plain.r_info, 0};
       }
       GElf_Sym sym;
-      if (!fills_slot(file.machine(), static_cast<uint32_t>(GELF_R_TYPE(r.r_info))) ||
+      if (!fills_slot(table, static_cast<uint32_t>(GELF_R_TYPE(r.r_info))) ||
           !gelf_getsym(syms, static_cast<int>(GELF_R_SYM(r.r_info)), &sym))
         continue;
       if (auto name = cstring_at(strings, sym.st_name); name && !name->empty())
@@ -54,17 +52,17 @@ std::map<uint64_t, std::string> got_slots(const ElfFile& file) {
 // Follows one architecture's stub shape through the instruction stream; on the instruction
 // that jumps through the slot, `slot` and `start` (the stub's first instruction) are set.
 struct StubWalker {
-  uint16_t machine;
+  int arch;  // cs_arch
   uint64_t start = 0, acc = 0, previous = 0;
   bool previous_endbr = false;
 
   bool step(const cs_insn& insn, uint64_t& slot, uint64_t& stub) {
     const cs_detail& d = *insn.detail;
     bool found = false;
-    switch (machine) {
+    switch (arch) {
       // jmp qword ptr [rip + d], the stub starting there or at the endbr64 just before it
       // (IBT's .plt.sec).
-      case EM_X86_64:
+      case CS_ARCH_X86:
         if (insn.id == X86_INS_JMP && d.x86.op_count == 1 && d.x86.operands[0].type == X86_OP_MEM &&
             d.x86.operands[0].mem.base == X86_REG_RIP) {
           slot = insn.address + insn.size + static_cast<uint64_t>(d.x86.operands[0].mem.disp);
@@ -75,7 +73,7 @@ struct StubWalker {
         previous = insn.address;
         return found;
       // adrp x16, PAGE; ldr x17, [x16, #OFF]; add x16, x16, #OFF; br x17
-      case EM_AARCH64:
+      case CS_ARCH_ARM64:
         if (insn.id == ARM64_INS_ADRP && d.arm64.op_count == 2 && d.arm64.operands[0].reg == ARM64_REG_X16) {
           start = insn.address;
           acc = static_cast<uint64_t>(d.arm64.operands[1].imm);
@@ -88,7 +86,7 @@ struct StubWalker {
         }
         return false;
       // add ip, pc, #A; add ip, ip, #B; ldr pc, [ip, #C]!   (pc reads as the address + 8)
-      case EM_ARM:
+      case CS_ARCH_ARM:
         // Capstone writes "#0, 12" (an 8-bit value and its rotation) as two immediates.
         if (insn.id == ARM_INS_ADD && d.arm.op_count >= 3 && d.arm.operands[0].reg == ARM_REG_R12 &&
             d.arm.operands[2].type == ARM_OP_IMM) {
@@ -119,32 +117,27 @@ struct StubWalker {
 
 std::map<uint64_t, std::string> plt_stubs(const ElfFile& file) {
   std::map<uint64_t, std::string> stubs;
-  cs_arch arch;
-  cs_mode mode;
-  switch (file.machine()) {
-    case EM_X86_64: arch = CS_ARCH_X86, mode = CS_MODE_64; break;
-    case EM_AARCH64: arch = CS_ARCH_ARM64, mode = CS_MODE_LITTLE_ENDIAN; break;
-    case EM_ARM: arch = CS_ARCH_ARM, mode = CS_MODE_ARM; break;  // PLT stubs are A32 code
-    default: return stubs;
-  }
-  if (!file.little_endian()) return stubs;
-  std::map<uint64_t, std::string> slots = got_slots(file);
+  // The architectures whose stub shapes StubWalker knows name their slot-filling relocations
+  // in their table (x86_64, aarch64, arm); arm's stubs are A32 code, the table's base mode.
+  const arch::Table* table = arch::by_machine(file.machine(), file.elf_class());
+  if (!table || !table->plt_jump_slot_reloc || !file.little_endian()) return stubs;
+  std::map<uint64_t, std::string> slots = got_slots(file, *table);
   if (slots.empty()) return stubs;
-  csh handle;
-  if (cs_open(arch, mode, &handle) != CS_ERR_OK) return stubs;
-  cs_option(handle, CS_OPT_DETAIL, CS_OPT_ON);
-  cs_insn* insn = cs_malloc(handle);
+  std::optional<Capstone> cs = Capstone::open(table->capstone_arch, table->capstone_mode, true);
+  if (!cs) return stubs;
   for (const Section& s : file.sections()) {
     if (s.name != ".plt" && s.name != ".plt.sec" && s.name != ".plt.got") continue;
     std::span<const uint8_t> code = file.bytes(s);
     const uint8_t* ptr = code.data();
     size_t left = code.size();
     uint64_t address = s.addr;
-    StubWalker walker{file.machine()};
+    StubWalker walker{table->capstone_arch};
     while (left > 0) {
-      if (!cs_disasm_iter(handle, &ptr, &left, &address, insn)) {
-        // arm's PLT header ends in a data word: step over what does not decode.
-        size_t skip = std::min<size_t>(left, file.machine() == EM_X86_64 ? 1 : 4);
+      const cs_insn* insn = cs->next(ptr, left, address);
+      if (!insn) {
+        // arm's PLT header ends in a data word: step over what does not decode (x86 code is
+        // byte-aligned, the others' 4-byte).
+        size_t skip = std::min<size_t>(left, table->capstone_arch == CS_ARCH_X86 ? 1 : 4);
         ptr += skip, left -= skip, address += skip;
         continue;
       }
@@ -153,8 +146,6 @@ std::map<uint64_t, std::string> plt_stubs(const ElfFile& file) {
         if (auto it = slots.find(slot); it != slots.end()) stubs[stub] = it->second + "@plt";
     }
   }
-  cs_free(insn, 1);
-  cs_close(&handle);
   return stubs;
 }
 

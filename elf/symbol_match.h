@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "elf/symbols.h"
+#include "engine/base/glob.h"
 
 namespace rawprobe::elf {
 
@@ -20,8 +21,8 @@ struct SymbolQuery {
 // so does a name containing "::" or "(", which no mangled name can contain.
 SymbolQuery parse_symbol_query(std::string_view pattern);
 
-// Shell-style match where * matches any run of characters and ? any one character.
-bool glob_match(std::string_view pattern, std::string_view text);
+// Shell-style match (engine/base/glob.h).
+using rawprobe::glob_match;
 
 // Every function the query selects, in address order. Demangles only for demangled queries.
 std::vector<const Symbol*> find_functions(const SymbolTable& table, const SymbolQuery& query);

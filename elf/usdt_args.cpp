@@ -91,13 +91,13 @@ std::vector<std::string_view> split_args(std::string_view text) {
 }
 
 std::string parse_operand(std::string_view op, const arch::Table& table, UsdtArg& arg) {
-  switch (table.e_machine) {
-    case EM_X86_64:
-    case EM_386: return usdt::parse_x86(op, table, arg);
-    case EM_AARCH64: return usdt::parse_aarch64(op, table, arg);
-    case EM_ARM: return usdt::parse_arm(op, table, arg);
-    default: return usdt::parse_offset_base(op, table, arg);
+  switch (table.usdt_syntax) {
+    case arch::UsdtSyntax::X86: return usdt::parse_x86(op, table, arg);
+    case arch::UsdtSyntax::Aarch64: return usdt::parse_aarch64(op, table, arg);
+    case arch::UsdtSyntax::Arm: return usdt::parse_arm(op, table, arg);
+    case arch::UsdtSyntax::OffsetBase: return usdt::parse_offset_base(op, table, arg);
   }
+  return usdt::parse_offset_base(op, table, arg);
 }
 
 }  // namespace

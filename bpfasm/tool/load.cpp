@@ -1,4 +1,4 @@
-// bpfasm --load (issue 2): the teaching path from text to the verifier's verdict. The program
+// bpfasm --load: the teaching path from text to the verifier's verdict. The program
 // is loaded through engine/sys (so the verifier log policy and errno hints are the ones
 // rawprobe uses); on rejection the verifier's log is printed, on acceptance what the kernel
 // made of it (translated instruction count, JIT size).

@@ -20,7 +20,7 @@ namespace {
 // tracepoints nothing but `probe` (and `func`, refused there) depends on the point, so a
 // block that does not use it needs one program, not one per name of its wildcard.
 bool shareable_without_cookies(const lang::CheckedProgram& program, const probes::AttachPoint& first) {
-  if (first.kind != lang::ProbeKind::RawTracepoint) return false;
+  if (probes::program_type(first.kind) != probes::ProgramType::RawTracepoint) return false;
   const auto& used = program.info.builtins_used;
   return std::find(used.begin(), used.end(), lang::BuiltinId::Probe) == used.end() &&
          std::find(used.begin(), used.end(), lang::BuiltinId::Func) == used.end();

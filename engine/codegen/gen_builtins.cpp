@@ -104,13 +104,14 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
 
 IntVal ProgramGen::arg(const Expr& e) {
   const probes::AttachPoint& point = *target_.points.front();
-  if (point.kind == lang::ProbeKind::Usdt) return usdt_arg(e);
+  probes::ArgSource source = probes::probe_type(point.kind).context.args;
+  if (source == probes::ArgSource::UsdtOperands) return usdt_arg(e);
   // A raw tracepoint's context is the tracepoint's arguments, u64 args[]: argN at 8 * N.
-  if (point.kind == lang::ProbeKind::RawTracepoint)
+  if (source == probes::ArgSource::RawArgs)
     return context_reg(arch::RegSlot{"args", static_cast<uint16_t>(8 * e.arg_index), 8});
   const arch::Table& t = arch_table(e.span);
   uint32_t n = e.arg_index;
-  if (t.stack_args_offset == 0 && n < t.arg_regs.size()) {
+  if (t.stack_args != arch::StackArgs::All && n < t.arg_regs.size()) {
     auto slot = arch::find_slot(t, t.arg_regs[n]);
     if (!slot) {
       fail(e.span, "register " + std::string(t.arg_regs[n]) + " is not in the " + std::string(t.name) + " pt_regs table");
@@ -118,15 +119,14 @@ IntVal ProgramGen::arg(const Expr& e) {
     }
     return context_reg(*slot);
   }
-  // Past the registers: at function entry the caller's stack holds the rest.
-  //   i386 (cdecl): every argument at sp + stack_args_offset + 4 * N
-  //   x86_64: sp + 8 (the return address) + 8 * (N - 6);  aarch64: sp + 8 * (N - 8)
+  // Past the registers: at function entry the caller's stack holds the rest, where the
+  // table's stack-argument rule says (arch::Table::stack_args_offset).
   uint32_t word = t.elf_class == 1 ? 4 : 8;
   int64_t offset;
-  if (t.stack_args_offset) offset = t.stack_args_offset + int64_t{word} * n;
-  else if (t.name == "x86_64") offset = 8 + 8 * int64_t(n - t.arg_regs.size());
-  else if (t.name == "aarch64") offset = 8 * int64_t(n - t.arg_regs.size());
-  else {
+  if (t.stack_args != arch::StackArgs::Unknown) {
+    uint32_t first_stacked = t.stack_args == arch::StackArgs::All ? 0 : static_cast<uint32_t>(t.arg_regs.size());
+    offset = t.stack_args_offset + int64_t{word} * (n - first_stacked);
+  } else {
     fail(e.span, "arg" + std::to_string(n) + " is passed on the stack on " + std::string(t.name) +
                      ", where rawprobe reads only the " + std::to_string(t.arg_regs.size()) +
                      " register arguments (arg0..arg" + std::to_string(t.arg_regs.size() - 1) + ")");

@@ -53,8 +53,7 @@ ProgramGen::ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const
     : script_(script), block_(block), target_(target), b_(b), regs_(frame_), ctx_in_r6_(ctx_in_r6) {}
 
 bool ProgramGen::is_user_probe() const {
-  const probes::AttachPoint& p = *target_.points.front();
-  return p.kind == lang::ProbeKind::Uprobe || p.kind == lang::ProbeKind::Uretprobe || p.kind == lang::ProbeKind::Usdt;
+  return probes::probe_type(target_.points.front()->kind).context.user_space;
 }
 
 bpf::Reg ProgramGen::ctx() {

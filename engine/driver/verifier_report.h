@@ -1,4 +1,4 @@
-// What the user sees when the kernel's verifier rejects a generated program (issue 4): the
+// What the user sees when the kernel's verifier rejects a generated program: the
 // probe, the log's last relevant lines, and the generated instruction the log points at
 // with the source line it came from:
 //

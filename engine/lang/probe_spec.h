@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/lang/source.h"
 
@@ -24,7 +25,8 @@ enum class ProbeKind : uint8_t {
   Kprobe, Kretprobe, RawTracepoint,
 };
 
-// The canonical provider name: "uprobe", "BEGIN", ...
+// The canonical provider name: "uprobe", "BEGIN", ... (from the kind's row in
+// engine/probes/probe_types.cpp).
 const char* probe_kind_name(ProbeKind kind);
 bool probe_kind_is_return(ProbeKind kind);  // uretprobe, kretprobe
 
@@ -51,8 +53,20 @@ struct ProbeSpec {
   std::string canonical() const;
 };
 
-// Parses one attach point's text. On failure returns false and sets `error` to a message
-// that says what to write instead.
+// Parses one attach point's text: the type's row (engine/probes/probe_types.h) gives the kind,
+// its provider parses the rest. On failure returns false and sets `error` to a message that
+// says what to write instead.
 bool parse_probe_spec(std::string_view raw, Span span, ProbeSpec& out, std::string& error);
+
+// What the providers' parse() share.
+// Splits at ':' outside double quotes (C++ names: uprobe:/bin/x:"ns::f(int)").
+std::vector<std::string> split_probe_parts(std::string_view text);
+// Decimal or 0x hex, '_' allowed between digits; false on anything else or overflow.
+bool parse_probe_number(std::string_view text, uint64_t& out);
+bool has_wildcard(std::string_view text);  // holds '*' or '?'
+// parts[from..] joined with ':' again (a uprobe's function part may hold colons).
+std::string join_probe_parts(const std::vector<std::string>& parts, size_t from);
+// FUNC, FUNC+OFF or "QUOTED NAME" into out.func / out.offset / out.quoted.
+bool parse_probe_function(const std::string& text, ProbeSpec& out, std::string& error);
 
 }  // namespace rawprobe::lang

@@ -4,6 +4,7 @@
 #include "engine/base/type_names.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/lang/suggest.h"
+#include "engine/probes/probe_types.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -20,23 +21,13 @@ constexpr BuiltinDef kBuiltins[] = {
     {"curtask", BuiltinId::Curtask}, {"rand", BuiltinId::Rand},     {"cgroup", BuiltinId::Cgroup},
 };
 
-bool is_ret(ProbeKind k) { return probe_kind_is_return(k); }
-bool has_args_regs(ProbeKind k) {
-  return k == ProbeKind::Uprobe || k == ProbeKind::Kprobe || k == ProbeKind::Usdt || k == ProbeKind::RawTracepoint;
-}
-bool is_tracepoint(ProbeKind k) { return k == ProbeKind::Tracepoint; }
-bool is_raw_tracepoint(ProbeKind k) { return k == ProbeKind::RawTracepoint; }
-// A raw tracepoint's context is u64 args[MAX_BPF_FUNC_ARGS]: the verifier refuses reads past
-// 12 * 8 bytes (kernel/trace/bpf_trace.c raw_tp_prog_is_valid_access).
-constexpr uint32_t kRawTracepointMaxArgs = 12;
-// A raw tracepoint has no record with named fields, only the tracepoint's arguments.
-constexpr const char* kRawTracepointArgsError =
-    "The args builtin can not be used with 'rawtracepoint' probes (a raw tracepoint passes only "
-    "its arguments: read them as arg0, arg1, ...)";
+// What each probe kind's context offers: its row in the probe-type registry.
+const probes::ContextTraits& context(ProbeKind k) { return probes::probe_type(k).context; }
+bool is_ret(ProbeKind k) { return context(k).retval; }
+bool has_args_regs(ProbeKind k) { return context(k).args != probes::ArgSource::None; }
+bool is_tracepoint(ProbeKind k) { return context(k).record_fields; }
 // bpftrace 0.17 refuses `func` in usdt probes too ("can not be used with 'usdt' probes").
-bool has_func(ProbeKind k) {
-  return k == ProbeKind::Uprobe || k == ProbeKind::Uretprobe || k == ProbeKind::Kprobe || k == ProbeKind::Kretprobe;
-}
+bool has_func(ProbeKind k) { return context(k).func; }
 
 // argN: N in decimal, no leading zeros.
 bool parse_arg_index(const std::string& name, uint32_t& index) {
@@ -51,6 +42,16 @@ bool parse_arg_index(const std::string& name, uint32_t& index) {
 }
 
 }  // namespace
+
+// The hint (or message) every spec of the block gives alike, else nullptr: a hint particular
+// to one probe type is said only when the whole block is of that type.
+const char* Checker::shared_hint(const char* probes::ContextTraits::*hint) const {
+  if (!probe_ || probe_->specs.empty()) return nullptr;
+  const char* first = context(probe_->specs.front().kind).*hint;
+  for (const ProbeSpec& s : probe_->specs)
+    if (context(s.kind).*hint != first) return nullptr;
+  return first;
+}
 
 bool Checker::all_specs(bool (*pred)(ProbeKind)) const {
   if (!probe_ || probe_->specs.empty()) return false;
@@ -84,11 +85,11 @@ void Checker::builtin(Expr& e) {
       error(e.span, "The " + e.name + " builtin can only be used with 'kprobes', 'uprobes' and 'usdt' probes");
       return;
     }
-    if (index >= kRawTracepointMaxArgs && std::any_of(probe_->specs.begin(), probe_->specs.end(),
-                                                     [](const ProbeSpec& s) { return is_raw_tracepoint(s.kind); })) {
-      error(e.span, "rawtracepoint probes have at most " + std::to_string(kRawTracepointMaxArgs) +
-                        " arguments (arg0..arg" + std::to_string(kRawTracepointMaxArgs - 1) + "): " + e.name +
-                        " is past them");
+    for (const ProbeSpec& s : probe_->specs) {
+      uint32_t max = context(s.kind).max_args;
+      if (max == 0 || index < max) continue;
+      error(e.span, std::string(probe_kind_name(s.kind)) + " probes have at most " + std::to_string(max) +
+                        " arguments (arg0..arg" + std::to_string(max - 1) + "): " + e.name + " is past them");
       return;
     }
     note_builtin(BuiltinId::Arg);
@@ -109,26 +110,24 @@ void Checker::builtin(Expr& e) {
     case BuiltinId::Comm: e.type = Type::string(16); break;  // TASK_COMM_LEN
     case BuiltinId::Retval:
       if (!all_specs(is_ret)) {
-        std::string hint = all_specs(is_tracepoint) ? " (try to use args->ret instead)"
-                           : all_specs(is_raw_tracepoint)
-                               ? " (a raw tracepoint has no return value; sys_exit's is arg1)"
-                               : "";
-        error(e.span, "The retval builtin can only be used with 'kretprobe' and 'uretprobe' probes" + hint);
+        const char* hint = shared_hint(&probes::ContextTraits::retval_hint);
+        error(e.span, std::string("The retval builtin can only be used with 'kretprobe' and 'uretprobe' probes") +
+                          (hint ? hint : ""));
         return;
       }
       e.type = Type::integer(8, false);
       break;
     case BuiltinId::Args:
-      if (all_specs(is_raw_tracepoint)) {
-        error(e.span, kRawTracepointArgsError);
+      if (const char* why = shared_hint(&probes::ContextTraits::args_error)) {
+        error(e.span, why);
         return;
       }
       error(e.span, "The args builtin must be followed by a field: args->NAME (or args.NAME)");
       return;
     case BuiltinId::Func:
       if (!all_specs(has_func)) {
-        error(e.span, "The func builtin can not be used with '" + probe_kinds_text() + "' probes" +
-                          (all_specs(is_raw_tracepoint) ? " (a raw tracepoint is not a function; probe names it)" : ""));
+        const char* hint = shared_hint(&probes::ContextTraits::func_hint);
+        error(e.span, "The func builtin can not be used with '" + probe_kinds_text() + "' probes" + (hint ? hint : ""));
         return;
       }
       // The point's function name, looked up by point id like `probe` (codegen/compiled_script.h);
@@ -152,8 +151,8 @@ void Checker::field(Expr& e) {
   }
   base.builtin = BuiltinId::Args;
   if (!all_specs(is_tracepoint)) {
-    if (all_specs(is_raw_tracepoint))
-      error(base.span, kRawTracepointArgsError);
+    if (const char* why = shared_hint(&probes::ContextTraits::args_error))
+      error(base.span, why);
     else
       error(base.span, "The args builtin can only be used with tracepoint probes (" + probe_kinds_text() + " used here)");
     return;

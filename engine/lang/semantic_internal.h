@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/lang/semantic.h"
+#include "engine/probes/probe_types.h"
 
 namespace rawprobe::lang {
 
@@ -59,6 +60,7 @@ class Checker {
   void builtin(Expr& e);
   void field(Expr& e);
   bool all_specs(bool (*pred)(ProbeKind)) const;
+  const char* shared_hint(const char* probes::ContextTraits::*hint) const;
   std::string probe_kinds_text() const;
   void note_builtin(BuiltinId id);
 

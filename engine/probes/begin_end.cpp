@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "elf/hex.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/uprobe_attach.h"
 #include "engine/sys/host_root.h"
@@ -56,6 +57,12 @@ Result<Location> locate(void (*function)()) {
 
 class BeginEndProvider final : public Provider {
  public:
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    if (p.size() == 1) return true;
+    error = std::string(lang::probe_kind_name(out.kind)) + " takes no arguments";
+    return false;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     bool begin = spec.kind == ProbeKind::Begin;
@@ -82,13 +89,20 @@ class BeginEndProvider final : public Provider {
     if (request.parts.empty()) sink.line(request.provider);
     return {};
   }
+
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
+    return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint>) -> Status {
+      std::fprintf(out, "a uprobe on rawprobe's own trigger function: %s file offset %s, pid %d "
+                        "only; the runtime calls it %s\n",
+                   p.path.c_str(), elf::hex(p.file_offset).c_str(), p.pid,
+                   p.kind == ProbeKind::Begin ? "once every probe is attached" : "when the run ends");
+      return {};
+    });
+  }
 };
 
 }  // namespace
 
-const Provider& begin_end_provider() {
-  static const BeginEndProvider provider;
-  return provider;
-}
+const Provider& begin_end_provider() { return the_provider<BeginEndProvider>(); }
 
 }  // namespace rawprobe::probes

@@ -1,8 +1,8 @@
-// --explain PROBE: how a probe would be attached, step by step, without attaching it. The
-// steps come from the same code that attaches (elf/resolve.h's Explain for uprobes and USDT,
-// tracefs for tracepoints, the providers' expand() for the rest), never a parallel account.
-#include <linux/perf_event.h>
-
+// --explain PROBE: how a probe would be attached, step by step, without attaching it. Each
+// provider's explain() tells its own; this file holds what several share and the words for the
+// uprobe family and kprobes. The steps come from the same code that attaches (elf/resolve.h's
+// Explain for uprobes and USDT, tracefs for tracepoints, the providers' expand() for the
+// rest), never a parallel account.
 #include "elf/hex.h"
 #include "elf/resolve.h"
 #include "engine/lang/probe_spec.h"
@@ -47,7 +47,9 @@ Error with_provider_hint(Error error, const lang::ProbeSpec& spec, pid_t pid) {
   return points ? error : points.error();
 }
 
-Status explain_uprobe(const lang::ProbeSpec& spec, const ExplainOptions& explain_options, FILE* out) {
+}  // namespace
+
+Status explain_user_probe(const lang::ProbeSpec& spec, const ExplainOptions& explain_options, FILE* out) {
   pid_t pid = explain_options.pid;
   Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, pid);
   if (!targets) return targets.error();
@@ -86,102 +88,58 @@ Status explain_uprobe(const lang::ProbeSpec& spec, const ExplainOptions& explain
   return {};
 }
 
-Status explain_tracepoint(const lang::ProbeSpec& spec, FILE* out) {
-  Result<std::vector<AttachPoint>> points = expand(spec, ExpandContext{});
-  if (!points) return points.error();
-  for (const AttachPoint& p : *points) {
-    Result<uint32_t> id = sys::tracepoint_id(p.category, p.event);
-    if (!id) return id.error();
-    Result<std::string> format = sys::tracepoint_format(p.category, p.event);
-    if (!format) return format.error();
-    Result<std::string> dir = sys::tracefs_dir();
-    std::fprintf(out, "%s: id %u (%s/events/%s/%s/id)\n", p.name.c_str(), *id,
-                 dir ? dir->c_str() : "tracefs", p.category.c_str(), p.event.c_str());
-    std::fprintf(out, "attach: perf_event_open(PERF_TYPE_TRACEPOINT, config = %u), program type "
-                      "tracepoint; args->field reads the record below\n", *id);
-    std::fputs(format->c_str(), out);
-  }
-  return {};
-}
-
-Status explain_expanded(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) {
+Status explain_points(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out,
+                      const PointExplainer& describe) {
   ExpandContext ctx;
   ctx.maxactive = options.kretprobe_maxactive;
   Result<std::vector<AttachPoint>> points = expand(spec, ctx);
-  AttachOptions attach{options.mode, options.pid};
   if (!points) return points.error();
   for (const AttachPoint& p : *points) {
     std::fprintf(out, "%s: program type %s\n", p.name.c_str(),
                  program_type_name(program_type(p.kind)));
-    switch (p.kind) {
-      case ProbeKind::Begin:
-      case ProbeKind::End:
-        std::fprintf(out, "a uprobe on rawprobe's own trigger function: %s file offset %s, pid %d "
-                          "only; the runtime calls it %s\n",
-                     p.path.c_str(), elf::hex(p.file_offset).c_str(), p.pid,
-                     p.kind == ProbeKind::Begin ? "once every probe is attached" : "when the run ends");
-        break;
-      case ProbeKind::Kprobe:
-      case ProbeKind::Kretprobe: {
-        std::fprintf(out, "kernel function %s%s%s + %llu\n", p.module.c_str(), p.module.empty() ? "" : ":",
-                     p.func.c_str(), (unsigned long long)p.offset);
-        if (uses_kprobe_multi(*points, attach)) {
-          std::fprintf(out, "attach: one kprobe_multi link (BPF_LINK_CREATE) for the %zu functions of the "
-                            "block, told apart by bpf cookies\n", points->size());
-          break;
-        }
-        Result<KprobeRoute> route = kprobe_point_route(p, attach);
-        if (!route) return route.error();
-        if (*route == KprobeRoute::Pmu) {
-          std::fprintf(out, "attach: perf_event_open on the kprobe PMU (config1 = function name, config2 = "
-                            "offset)%s\n",
-                       p.is_return ? " as a kretprobe (maxactive: the kernel's default)" : "");
-        } else {
-          std::string why = p.is_return && p.maxactive > 0
-                                ? "maxactive " + std::to_string(p.maxactive) + " can only be set this way"
-                            : options.mode == AttachMode::Legacy ? "--attach-mode=legacy"
-                                                                 : "this kernel has no kprobe PMU";
-          std::fprintf(out, "attach: kprobe_events line '%s' (%s), then perf_event_open of its "
-                            "tracepoint id; the line is removed when the run ends\n",
-                       sys::dynamic_event_line(p.is_return, p.is_return ? p.maxactive : 0,
-                                               "rawprobe_<pid>_<n>", kprobe_events_target(p))
-                           .c_str(),
-                       why.c_str());
-        }
-        break;
-      }
-      case ProbeKind::RawTracepoint:
-        std::fprintf(out, "kernel tracepoint %s (%s)\nattach: bpf(BPF_RAW_TRACEPOINT_OPEN, name = \"%s\"); argN "
-                          "reads u64 args[N], the tracepoint's own arguments\n",
-                     p.event.c_str(),
-                     (p.category.empty() ? "no tracefs event; declared in BTF as btf_trace_" + p.event
-                                         : "listed in tracefs as " + p.category + ":" + p.event).c_str(),
-                     p.event.c_str());
-        break;
-      default:
-        std::fprintf(out, "perf_event_open(type %s, config %llu, %s %llu) on %s\n",
-                     p.perf_type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_SOFTWARE",
-                     (unsigned long long)p.perf_config, p.frequency ? "sample_freq" : "sample_period",
-                     (unsigned long long)p.period, p.every_cpu ? "every online CPU" : "one CPU");
-    }
+    if (Status st = describe(p, *points); !st) return st;
   }
   return {};
 }
 
-}  // namespace
+Status explain_kprobes(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) {
+  AttachOptions attach{options.mode, options.pid};
+  return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint> points) -> Status {
+    std::fprintf(out, "kernel function %s%s%s + %llu\n", p.module.c_str(), p.module.empty() ? "" : ":",
+                 p.func.c_str(), (unsigned long long)p.offset);
+    if (uses_kprobe_multi(points, attach)) {
+      std::fprintf(out, "attach: one kprobe_multi link (BPF_LINK_CREATE) for the %zu functions of the "
+                        "block, told apart by bpf cookies\n", points.size());
+      return {};
+    }
+    Result<KprobeRoute> route = kprobe_point_route(p, attach);
+    if (!route) return route.error();
+    if (*route == KprobeRoute::Pmu) {
+      std::fprintf(out, "attach: perf_event_open on the kprobe PMU (config1 = function name, config2 = "
+                        "offset)%s\n",
+                   p.is_return ? " as a kretprobe (maxactive: the kernel's default)" : "");
+      return {};
+    }
+    std::string why = p.is_return && p.maxactive > 0
+                          ? "maxactive " + std::to_string(p.maxactive) + " can only be set this way"
+                      : options.mode == AttachMode::Legacy ? "--attach-mode=legacy"
+                                                           : "this kernel has no kprobe PMU";
+    std::fprintf(out, "attach: kprobe_events line '%s' (%s), then perf_event_open of its "
+                      "tracepoint id; the line is removed when the run ends\n",
+                 sys::dynamic_event_line(p.is_return, p.is_return ? p.maxactive : 0,
+                                         "rawprobe_<pid>_<n>", kprobe_events_target(p))
+                     .c_str(),
+                 why.c_str());
+    return {};
+  });
+}
 
 Status explain_probe(std::string_view text, const ExplainOptions& options, FILE* out) {
   lang::ProbeSpec spec;
   std::string error;
   if (!lang::parse_probe_spec(text, lang::Span{}, spec, error))
     return make_error(error, std::string(text));
-  switch (spec.kind) {
-    case ProbeKind::Uprobe:
-    case ProbeKind::Uretprobe:
-    case ProbeKind::Usdt: return explain_uprobe(spec, options, out);
-    case ProbeKind::Tracepoint: return explain_tracepoint(spec, out);
-    default: return explain_expanded(spec, options, out);
-  }
+  return provider_for(spec.kind).explain(spec, options, out);
 }
 
 int run_explain(std::string_view spec, const ExplainOptions& options, FILE* out) {

@@ -2,7 +2,7 @@
 // from tracefs available_filter_functions ("name [module]"), else /proc/kallsyms text
 // symbols; the kprobe blacklist's are left out of wildcards and listings and refused by name
 // (kprobe_blacklist.h). kprobe:MODULE:FUNC with a module that is not loaded says so and names
-// the modules that have FUNC. Attach order (issue 6): the kprobe PMU (4.17), then
+// the modules that have FUNC. Attach order in auto mode: the kprobe PMU (4.17), then
 // legacy kprobe_events, with kprobe_multi (5.18) for wildcard sets in auto mode;
 // --attach-mode=pmu|legacy forces one path. A kretprobe with maxactive
 // (--kretprobe-maxactive) always takes kprobe_events, the one interface that carries it.
@@ -138,15 +138,6 @@ Result<std::vector<KernelFunction>> kernel_functions() {
   return out;
 }
 
-struct LinkPart final : AttachmentSet::Part {
-  explicit LinkPart(sys::Fd fd) : link(std::move(fd)) {}
-  sys::Fd link;
-};
-struct PerfPart final : AttachmentSet::Part {
-  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
-  sys::PerfAttachment attachment;
-};
-
 // An attach error names the probe as the script wrote it (kprobe:vfs_read+1), whichever path
 // failed (the PMU's "vfs_read+0x1", kprobe_events' "vfs_read+1"), and explains the kernel's
 // answer to an offset inside an instruction.
@@ -179,6 +170,30 @@ std::string modules_with(const std::vector<KernelFunction>& functions, const std
 
 class KprobeProvider final : public Provider {
  public:
+  // FUNCTION, FUNCTION+OFF or MODULE:FUNCTION
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    const char* kind = lang::probe_kind_name(out.kind);
+    if (p.size() < 2 || p.size() > 3 || p.back().empty()) {
+      error = std::string(kind) + " needs " + kind + ":FUNCTION or " + kind + ":MODULE:FUNCTION";
+      return false;
+    }
+    if (p.size() == 3) {
+      // A module name never holds '/': a path means a user binary, i.e. a uprobe.
+      if (p[1].find('/') != std::string::npos) {
+        error = std::string(kind) + " module '" + p[1] + "' looks like a file path; probe user binaries with " +
+                (out.kind == ProbeKind::Kprobe ? "uprobe" : "uretprobe");
+        return false;
+      }
+      out.target = p[1];
+    }
+    if (!lang::parse_probe_function(p.back(), out, error)) return false;
+    if (out.kind == ProbeKind::Kretprobe && out.has_offset) {
+      error = "kretprobe cannot take an offset";
+      return false;
+    }
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
     if (!kernel_has_kprobes()) return no_kprobes(spec);
@@ -252,7 +267,7 @@ class KprobeProvider final : public Provider {
         Result<sys::Fd> link = sys::link_kprobe_multi(prog_fds[0], spec);
         if (!link) return link.error();
         size_t n = spec.symbols.size();
-        set->add(std::make_unique<LinkPart>(std::move(*link)), n,
+        set->add_fd(std::move(*link), n,
                  "kprobe_multi link: " + std::to_string(n) + " functions");
       }
       return std::unique_ptr<Attachment>(std::move(set));
@@ -274,7 +289,7 @@ class KprobeProvider final : public Provider {
         if (!a) return about_point(a.error(), p);
         std::string how = "kprobe_events " + event->group() + "/" + event->name() + ": " + p.name;
         a->keep_event(std::move(*event));
-        set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
+        set->add_perf(std::move(*a), how);
         continue;
       }
       sys::KprobeTarget target;
@@ -285,7 +300,7 @@ class KprobeProvider final : public Provider {
       if (!fd) return about_point(fd.error(), p);
       Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
       if (!a) return about_point(a.error(), p);
-      set->add(std::make_unique<PerfPart>(std::move(*a)), 1, "kprobe PMU perf event: " + p.name);
+      set->add_perf(std::move(*a), "kprobe PMU perf event: " + p.name);
     }
     return std::unique_ptr<Attachment>(std::move(set));
   }
@@ -308,6 +323,16 @@ class KprobeProvider final : public Provider {
       sink.line(request.provider + ":" + (request.parts.size() >= 2 ? f.module + ":" : "") + f.name);
     }
     return {};
+  }
+
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
+    return explain_kprobes(spec, options, out);
+  }
+
+  std::string unavailable(std::string_view name) const override {
+    if (kernel_has_kprobes()) return "";
+    return "this kernel has no kprobes (built without CONFIG_KPROBES): no " + std::string(name) +
+           " probes to list; tracepoints cover many subsystems: -l 'tracepoint:*'";
   }
 };
 
@@ -340,9 +365,6 @@ bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions&
   return sys::has(sys::Feature::kprobe_multi);
 }
 
-const Provider& kprobe_provider() {
-  static const KprobeProvider provider;
-  return provider;
-}
+const Provider& kprobe_provider() { return the_provider<KprobeProvider>(); }
 
 }  // namespace rawprobe::probes

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/base/result.h"
+#include "engine/sys/fd.h"
 #include "engine/sys/host_root.h"
 
 namespace rawprobe::probes {
@@ -72,26 +73,22 @@ std::string debugfs_elsewhere() {
 Result<std::string> read_privately() {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return syscall_error("read the kprobe blacklist", "pipe2", errno);
+  sys::Fd from_child(pipe_fds[0]), to_parent(pipe_fds[1]);
   pid_t child = ::fork();
-  if (child < 0) {
-    int e = errno;
-    ::close(pipe_fds[0]);
-    ::close(pipe_fds[1]);
-    return syscall_error("read the kprobe blacklist", "fork", e);
-  }
+  if (child < 0) return syscall_error("read the kprobe blacklist", "fork", errno);
   if (child == 0) {
-    ::close(pipe_fds[0]);
-    mount_and_copy(pipe_fds[1]);
+    from_child.reset();
+    mount_and_copy(to_parent.get());
   }
-  ::close(pipe_fds[1]);
+  to_parent.reset();  // the child's copy is the only writer: read() sees its end
   std::string text;
   char buf[16384];
   for (;;) {
-    ssize_t n = ::read(pipe_fds[0], buf, sizeof buf);
+    ssize_t n = ::read(from_child.get(), buf, sizeof buf);
     if (n > 0) text.append(buf, n);
     else if (n == 0 || errno != EINTR) break;
   }
-  ::close(pipe_fds[0]);
+  from_child.reset();
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {}
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return text;

@@ -14,46 +14,14 @@
 namespace rawprobe::probes {
 namespace {
 
-struct Listed {
-  const char* name;
-  const char* alias;
-  const Provider& (*provider)();
-  bool needs_binary;  // uprobe, uretprobe, usdt: listed only for a binary or -p PID
-};
-
-// In the order lines are printed.
-const Listed kListed[] = {
-    {"BEGIN", nullptr, begin_end_provider, false},
-    {"END", nullptr, begin_end_provider, false},
-    {"hardware", "h", hardware_provider, false},
-    {"interval", "i", interval_provider, false},
-    {"kprobe", "k", kprobe_provider, false},
-    {"kretprobe", "kr", kprobe_provider, false},
-    {"profile", "p", profile_provider, false},
-    {"rawtracepoint", "rt", rawtracepoint_provider, false},
-    {"software", "s", software_provider, false},
-    {"tracepoint", "t", tracepoint_provider, false},
-    {"uprobe", "u", uprobe_provider, true},
-    {"uretprobe", "ur", uprobe_provider, true},
-    {"usdt", "U", usdt_provider, true},
-};
-
-// Splits at ':' outside double quotes (C++ names: uprobe:/bin/x:"ns::f(int)").
-std::vector<std::string> split_pattern(const std::string& pattern) {
-  std::vector<std::string> parts(1);
-  bool quoted = false;
-  for (char c : pattern) {
-    if (c == '"') quoted = !quoted;
-    if (c == ':' && !quoted) {
-      parts.emplace_back();
-      continue;
-    }
-    parts.back() += c;
-  }
-  return parts;
+// In the order lines are printed: by name, so BEGIN and END (upper case) come first.
+std::vector<const ProbeType*> listed_types() {
+  std::vector<const ProbeType*> types;
+  for (const ProbeType& t : probe_types()) types.push_back(&t);
+  std::sort(types.begin(), types.end(),
+            [](const ProbeType* a, const ProbeType* b) { return std::string_view(a->name) < b->name; });
+  return types;
 }
-
-bool has_wildcard(const std::string& s) { return s.find_first_of("*?") != std::string::npos; }
 
 // Whole lines start with the provider's name (then ':'); a filter whose text before its first
 // wildcard cannot start such a line skips the provider, so `-l 'kprobe*'` reads no tracefs
@@ -65,69 +33,69 @@ bool may_match(const std::string& filter, const std::string& provider) {
   return literal.compare(0, n, line_start, 0, n) == 0;
 }
 
-Status list_one(const Listed& l, std::vector<std::string> parts, const ListOptions& options,
+Status list_one(const ProbeType& t, std::vector<std::string> parts, const ListOptions& options,
                 ListSink& sink) {
-  // A kernel without kprobes has nothing to list; say so when kprobes were asked for by name.
-  if ((std::string(l.name) == "kprobe" || std::string(l.name) == "kretprobe") && !kprobes_available()) {
-    std::fprintf(stderr, "note: this kernel has no kprobes (built without CONFIG_KPROBES): no %s "
-                         "probes to list; tracepoints cover many subsystems: -l 'tracepoint:*'\n",
-                 l.name);
+  // A kernel without kprobes has nothing to list; say so when they were asked for by name.
+  if (std::string why = t.provider().unavailable(t.name); !why.empty()) {
+    std::fprintf(stderr, "note: %s\n", why.c_str());
     return {};
   }
   ListRequest request;
-  request.provider = l.name;
+  request.provider = t.name;
   request.parts = std::move(parts);
   request.pid = options.pid;
-  return l.provider().list(request, sink);
+  return t.provider().list(request, sink);
 }
 
 }  // namespace
 
 Status list_probes(const ListOptions& options, FILE* out) {
   const std::string& pattern = options.pattern;
-  std::vector<std::string> parts = split_pattern(pattern);
-  if (pattern.empty() || parts.size() == 1 || has_wildcard(parts[0])) {
+  std::vector<std::string> parts = lang::split_probe_parts(pattern);
+  if (pattern.empty() || parts.size() == 1 || lang::has_wildcard(parts[0])) {
     // Whole-line matching over every provider that needs no binary (and, with -p, usdt).
     std::string filter = pattern;
-    if (!filter.empty() && !has_wildcard(filter)) filter = "*" + filter + "*";
+    if (!filter.empty() && !lang::has_wildcard(filter)) filter = "*" + filter + "*";
     ListSink sink(out, options.verbose, filter);
     // One provider that cannot list (tracepoints with tracefs unmounted) does not hide the
     // others' lines; the first failure is reported after them, naming what is missing.
     std::optional<Error> first_failure;
-    auto keep_failure = [&](Status st, const Listed& l) {
+    auto keep_failure = [&](Status st, const ProbeType& t) {
       if (st || first_failure) return;
       first_failure = st.error();
-      first_failure->what = "no " + std::string(l.name) + " probes listed: " + first_failure->what;
+      first_failure->what = "no " + std::string(t.name) + " probes listed: " + first_failure->what;
     };
-    for (const Listed& l : kListed) {
-      bool asked = parts.size() == 1 && pattern == l.name;  // "-l kprobe", "-l usdt"
+    for (const ProbeType* t : listed_types()) {
+      bool asked = parts.size() == 1 && pattern == t->name;  // "-l kprobe", "-l usdt"
       // "-l uprobe" alone reaches the provider, which says that a binary is needed.
-      if (l.needs_binary && !asked && !(options.pid > 0 && std::string(l.name) == "usdt")) continue;
-      if (!asked && std::string(l.name) == "kretprobe") continue;  // the same set as kprobe
-      if (!asked && !may_match(filter, l.name)) continue;
-      if (std::string(l.name).find("kprobe") != std::string::npos && !kprobes_available()) {
-        if (asked || (!pattern.empty() && elf::glob_match(filter, l.name))) keep_failure(list_one(l, {}, options, sink), l);
+      if (t->list_needs_binary && !asked && !(options.pid > 0 && t->list_with_pid)) continue;
+      if (!asked && !t->list_in_all) continue;
+      if (!asked && !may_match(filter, t->name)) continue;
+      // A type this kernel lacks gets its note only where the pattern named it.
+      if (!t->provider().unavailable(t->name).empty()) {
+        if (asked || (!pattern.empty() && elf::glob_match(filter, t->name))) keep_failure(list_one(*t, {}, options, sink), *t);
         continue;
       }
-      keep_failure(list_one(l, {}, options, sink), l);
+      keep_failure(list_one(*t, {}, options, sink), *t);
     }
     if (first_failure) return *first_failure;
     return {};
   }
   std::vector<std::string> rest(parts.begin() + 1, parts.end());
   if (rest.size() == 1 && rest[0].empty()) rest.clear();  // "usdt:" / "tracepoint:"
-  for (const Listed& l : kListed) {
-    if (parts[0] != l.name && !(l.alias && parts[0] == l.alias)) continue;
+  if (const ProbeType* t = find_probe_type(parts[0])) {
     ListSink sink(out, options.verbose, "");
-    return list_one(l, rest, options, sink);
+    return list_one(*t, rest, options, sink);
   }
   std::vector<std::string> names;
-  for (const Listed& l : kListed) names.push_back(l.name);
+  std::string all;
+  for (const ProbeType* t : listed_types()) {
+    names.push_back(t->name);
+    all += (all.empty() ? "probe types: " : ", ") + std::string(t->name);
+  }
+  std::string suggestion = lang::did_you_mean(parts[0], names);
   return make_error("unknown probe type '" + parts[0] + "'", pattern,
-                    lang::did_you_mean(parts[0], names).empty()
-                        ? "probe types: BEGIN, END, hardware, interval, kprobe, kretprobe, "
-                          "profile, rawtracepoint, software, tracepoint, uprobe, uretprobe, usdt"
-                        : lang::did_you_mean(parts[0], names).substr(2));
+                    suggestion.empty() ? all : suggestion.substr(2));
 }
 
 int run_list(const ListOptions& options, FILE* out) {

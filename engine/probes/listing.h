@@ -29,13 +29,8 @@ int run_list(const ListOptions& options, FILE* out);
 // Walks through how one probe spec would be attached, without attaching it: symbol ->
 // address -> segment -> file offset -> boundary check; or USDT note -> base adjustment ->
 // semaphore offset -> argument decoding; or tracepoint id and format; or the perf event.
-// The options that change how a probe is attached are honoured, so it tells what a run with
-// the same options does.
-struct ExplainOptions {
-  pid_t pid = -1;                        // -p PID
-  AttachMode mode = AttachMode::Auto;    // --attach-mode
-  uint32_t kretprobe_maxactive = 0;      // --kretprobe-maxactive
-};
+// The options that change how a probe is attached are honoured (ExplainOptions, provider.h),
+// so it tells what a run with the same options does.
 Status explain_probe(std::string_view spec, const ExplainOptions& options, FILE* out);
 int run_explain(std::string_view spec, const ExplainOptions& options, FILE* out);
 

@@ -1,30 +1,43 @@
-// The named events of software:EVENT[:COUNT] and hardware:EVENT[:COUNT]: perf's names and
-// bpftrace's aliases, the PERF_COUNT_* config, and the count used when none is given.
+// The provider behind software:EVENT[:COUNT] and hardware:EVENT[:COUNT]: both sample a named
+// perf event on every online CPU and differ only in the PERF_TYPE_* of their events (one table,
+// perf_events.cpp).
 #pragma once
 #include <cstdint>
-#include <span>
 #include <string_view>
+#include <vector>
 
 #include "engine/probes/provider.h"
 
 namespace rawprobe::probes {
 
 struct NamedEvent {
+  uint32_t type;           // PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE
   std::string_view name;
   std::string_view alias;  // empty when none
   uint64_t config;         // PERF_COUNT_SW_* / PERF_COUNT_HW_*
   uint64_t default_count;  // sample period when the probe gives none
 };
 
-std::span<const NamedEvent> software_events();  // software.cpp
-std::span<const NamedEvent> hardware_events();  // hardware.cpp
+class PerfEventProvider final : public Provider {
+ public:
+  // Over the named events of this PERF_TYPE_*.
+  explicit PerfEventProvider(uint32_t perf_type);
+  // EVENT or EVENT:COUNT, the event by its perf name or bpftrace's alias
+  bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
+             std::string& error) const override;
+  Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
+                                          const ExpandContext& ctx) const override;
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions& options) const override;
+  // NAME: lines (bpftrace's form, the count being optional), each event by its perf name.
+  Status list(const ListRequest& request, ListSink& sink) const override;
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options,
+                 FILE* out) const override;
 
-// Expansion and listing shared by software and hardware: find the event by name or alias.
-Result<std::vector<AttachPoint>> expand_named_event(const lang::ProbeSpec& spec,
-                                                    std::span<const NamedEvent> events,
-                                                    uint32_t perf_type);
-// NAME: lines (bpftrace's form, the count being optional), each event by its perf name.
-void list_named_events(const ListRequest& request, std::span<const NamedEvent> events,
-                       ListSink& sink);
+ private:
+  std::vector<NamedEvent> events_;
+  uint32_t perf_type_;
+};
 
 }  // namespace rawprobe::probes

@@ -4,6 +4,9 @@
 
 #include <charconv>
 
+#include "engine/lang/suggest.h"
+
+#include "engine/base/cpu_list.h"
 #include "engine/probes/providers.h"
 #include "engine/sys/attach.h"
 #include "engine/sys/host_root.h"
@@ -11,16 +14,6 @@
 
 namespace rawprobe::probes {
 namespace {
-
-struct PerfPart final : AttachmentSet::Part {
-  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
-  sys::PerfAttachment attachment;
-};
-
-bool parse_int(std::string_view text, int& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size() && out >= 0;
-}
 
 Error no_hardware_pmu(const AttachPoint& p, const Error& cause) {
   Error e = cause;
@@ -33,28 +26,6 @@ Error no_hardware_pmu(const AttachPoint& p, const Error& cause) {
 }
 
 }  // namespace
-
-Result<std::vector<int>> parse_cpu_list(std::string_view text) {
-  std::vector<int> cpus;
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    std::string_view item = text.substr(start, comma == std::string_view::npos ? text.npos : comma - start);
-    size_t dash = item.find('-');
-    int first, last;
-    bool ok = dash == std::string_view::npos
-                  ? parse_int(item, first) && ((last = first), true)
-                  : parse_int(item.substr(0, dash), first) && parse_int(item.substr(dash + 1), last);
-    if (!ok || last < first)
-      return make_error("malformed CPU list '" + std::string(text) + "'", std::string(item));
-    for (int c = first; c <= last; ++c) cpus.push_back(c);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  if (cpus.empty()) return make_error("empty CPU list");
-  return cpus;
-}
 
 Result<std::vector<int>> online_cpus() {
   std::string path = sys::host_path("/sys/devices/system/cpu/online");
@@ -76,6 +47,28 @@ AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint
   p.frequency = frequency;
   p.every_cpu = every_cpu;
   return p;
+}
+
+bool parse_timer_spec(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) {
+  const char* kind = lang::probe_kind_name(out.kind);
+  if (p.size() != 3) {
+    // bpftrace 0.17 says "interval probe type requires 2 arguments".
+    error = std::string(kind) + " probe type requires 2 arguments: " + kind + ":UNIT:N with UNIT one of s, ms, us, hz";
+    return false;
+  }
+  const std::string& unit = p[1];
+  if (unit != "s" && unit != "ms" && unit != "us" && unit != "hz") {
+    error = "invalid " + std::string(kind) + " unit '" + unit + "'" +
+            lang::did_you_mean(unit, {"s", "ms", "us", "hz"}) + " (use s, ms, us or hz)";
+    return false;
+  }
+  out.unit = unit;
+  if (!lang::parse_probe_number(p[2], out.value) || out.value == 0) {
+    error = "invalid " + std::string(kind) + " count '" + p[2] + "': write a positive integer";
+    return false;
+  }
+  out.has_value = true;
+  return true;
 }
 
 Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {
@@ -102,20 +95,26 @@ Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {
                         spec.value * scale, false, every_cpu);
 }
 
+Status explain_sampling(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) {
+  return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint>) -> Status {
+    std::fprintf(out, "perf_event_open(type %s, config %llu, %s %llu) on %s\n",
+                 p.perf_type == PERF_TYPE_HARDWARE ? "PERF_TYPE_HARDWARE" : "PERF_TYPE_SOFTWARE",
+                 (unsigned long long)p.perf_config, p.frequency ? "sample_freq" : "sample_period",
+                 (unsigned long long)p.period, p.every_cpu ? "every online CPU" : "one CPU");
+    return {};
+  });
+}
+
 void list_timer_units(const ListRequest& request, ListSink& sink) {
   for (const char* unit : {"hz", "ms", "s", "us"}) sink.line(request.provider + ":" + unit + ":");
 }
 
 Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint> points,
                                                     std::span<const int> prog_fds) {
-  Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
-  if (!fds) return fds.error();
   Result<std::vector<int>> cpus = online_cpus();
   if (!cpus) return cpus.error();
-  bool cookies = prog_fds.size() == 1 && points.size() > 1;
-  auto set = std::make_unique<AttachmentSet>();
-  for (size_t i = 0; i < points.size(); ++i) {
-    const AttachPoint& p = points[i];
+  return attach_each(points, prog_fds, [&](const AttachPoint& p, int prog_fd, uint64_t cookie,
+                                           AttachmentSet& set) -> Status {
     std::vector<int> on = p.every_cpu ? *cpus : std::vector<int>{cpus->front()};
     for (int cpu : on) {
       perf_event_attr attr{};
@@ -131,14 +130,13 @@ Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint>
           return no_hardware_pmu(p, fd.error());
         return fd.error();
       }
-      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
+      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), prog_fd, cookie);
       if (!a) return a.error();
-      set->add(std::make_unique<PerfPart>(std::move(*a)), 1,
-               "perf event on cpu " + std::to_string(cpu) + " (" + sys::attach_mode_name(a->mode()) +
-                   "): " + p.name);
+      set.add_perf(std::move(*a), "perf event on cpu " + std::to_string(cpu) + " (" +
+                                      sys::attach_mode_name(a->mode()) + "): " + p.name);
     }
-  }
-  return std::unique_ptr<Attachment>(std::move(set));
+    return {};
+  });
 }
 
 }  // namespace rawprobe::probes

@@ -12,8 +12,6 @@ namespace rawprobe::probes {
 
 // The online CPUs (/sys/devices/system/cpu/online, e.g. "0-3,6").
 Result<std::vector<int>> online_cpus();
-// Parses a kernel CPU list ("0-3,6", "0").
-Result<std::vector<int>> parse_cpu_list(std::string_view text);
 
 Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint> points,
                                                     std::span<const int> prog_fds);
@@ -22,8 +20,13 @@ Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint>
 AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint64_t config,
                            uint64_t period, bool frequency, bool every_cpu);
 
+// interval/profile's UNIT:N into out.unit / out.value (Provider::parse).
+bool parse_timer_spec(const std::vector<std::string>& parts, lang::ProbeSpec& out, std::string& error);
 // "hz" -> frequency; "s"/"ms"/"us" -> the period in nanoseconds of the cpu-clock.
 Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu);
+
+// --explain of a sampling probe: the perf event each point opens, and on which CPUs.
+Status explain_sampling(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out);
 
 // interval/profile listings: NAME:UNIT: for each unit.
 void list_timer_units(const ListRequest& request, ListSink& sink);

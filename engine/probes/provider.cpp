@@ -9,38 +9,6 @@
 
 namespace rawprobe::probes {
 
-ProgramType program_type(ProbeKind kind) {
-  switch (kind) {
-    case ProbeKind::Tracepoint: return ProgramType::Tracepoint;
-    case ProbeKind::RawTracepoint: return ProgramType::RawTracepoint;
-    case ProbeKind::Interval:
-    case ProbeKind::Profile:
-    case ProbeKind::Software:
-    case ProbeKind::Hardware: return ProgramType::PerfEvent;
-    default: return ProgramType::Kprobe;
-  }
-}
-
-const char* program_type_name(ProgramType type) {
-  switch (type) {
-    case ProgramType::Kprobe: return "kprobe";
-    case ProgramType::Tracepoint: return "tracepoint";
-    case ProgramType::PerfEvent: return "perf_event";
-    case ProgramType::RawTracepoint: return "raw_tracepoint";
-  }
-  return "?";
-}
-
-uint32_t kernel_prog_type(ProgramType type) {
-  switch (type) {
-    case ProgramType::Kprobe: return BPF_PROG_TYPE_KPROBE;
-    case ProgramType::Tracepoint: return BPF_PROG_TYPE_TRACEPOINT;
-    case ProgramType::PerfEvent: return BPF_PROG_TYPE_PERF_EVENT;
-    case ProgramType::RawTracepoint: return BPF_PROG_TYPE_RAW_TRACEPOINT;
-  }
-  return BPF_PROG_TYPE_UNSPEC;
-}
-
 Result<AttachMode> parse_attach_mode(std::string_view text) {
   if (text == "auto") return AttachMode::Auto;
   if (text == "pmu") return AttachMode::Pmu;
@@ -78,24 +46,7 @@ LoadPlan load_plan(std::span<const AttachPoint> points, const AttachOptions& opt
   return plan;
 }
 
-const Provider& provider_for(ProbeKind kind) {
-  switch (kind) {
-    case ProbeKind::Begin:
-    case ProbeKind::End: return begin_end_provider();
-    case ProbeKind::Uprobe:
-    case ProbeKind::Uretprobe: return uprobe_provider();
-    case ProbeKind::Usdt: return usdt_provider();
-    case ProbeKind::Tracepoint: return tracepoint_provider();
-    case ProbeKind::RawTracepoint: return rawtracepoint_provider();
-    case ProbeKind::Kprobe:
-    case ProbeKind::Kretprobe: return kprobe_provider();
-    case ProbeKind::Interval: return interval_provider();
-    case ProbeKind::Profile: return profile_provider();
-    case ProbeKind::Software: return software_provider();
-    case ProbeKind::Hardware: return hardware_provider();
-  }
-  return begin_end_provider();
-}
+const Provider& provider_for(ProbeKind kind) { return probe_type(kind).provider(); }
 
 Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec, const ExpandContext& ctx) {
   return provider_for(spec.kind).expand(spec, ctx);
@@ -129,10 +80,44 @@ Result<std::vector<int>> fds_per_point(std::span<const AttachPoint> points,
                         std::to_string(prog_fds.size()));
 }
 
+Result<std::unique_ptr<Attachment>> attach_each(std::span<const AttachPoint> points,
+                                                std::span<const int> prog_fds,
+                                                const AttachOne& one) {
+  Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
+  if (!fds) return fds.error();
+  bool cookies = prog_fds.size() == 1 && points.size() > 1;
+  auto set = std::make_unique<AttachmentSet>();
+  for (size_t i = 0; i < points.size(); ++i)
+    if (Status st = one(points[i], (*fds)[i], cookies ? i : 0, *set); !st) return st.error();
+  return std::unique_ptr<Attachment>(std::move(set));
+}
+
 void AttachmentSet::add(std::unique_ptr<Part> part, size_t kernel_objects, std::string what) {
   parts_.push_back(std::move(part));
   count_ += kernel_objects;
   lines_.push_back(std::move(what));
+}
+
+namespace {
+
+struct PerfPart final : AttachmentSet::Part {
+  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
+  sys::PerfAttachment attachment;
+};
+
+struct FdPart final : AttachmentSet::Part {
+  explicit FdPart(sys::Fd f) : fd(std::move(f)) {}
+  sys::Fd fd;
+};
+
+}  // namespace
+
+void AttachmentSet::add_perf(sys::PerfAttachment attachment, std::string what) {
+  add(std::make_unique<PerfPart>(std::move(attachment)), 1, std::move(what));
+}
+
+void AttachmentSet::add_fd(sys::Fd fd, size_t kernel_objects, std::string what) {
+  add(std::make_unique<FdPart>(std::move(fd)), kernel_objects, std::move(what));
 }
 
 std::string AttachmentSet::describe() const {

@@ -33,24 +33,11 @@
 #include "engine/base/result.h"
 #include "engine/lang/probe_spec.h"
 #include "engine/lang/tracepoint_format.h"
+#include "engine/probes/probe_types.h"
+#include "engine/sys/attach.h"
+#include "engine/sys/fd.h"
 
 namespace rawprobe::probes {
-
-using lang::ProbeKind;
-
-// The BPF program type a probe kind runs as (the kernel's BPF_PROG_TYPE_*).
-enum class ProgramType {
-  Kprobe,      // BPF_PROG_TYPE_KPROBE: uprobe, uretprobe, usdt, kprobe, kretprobe, BEGIN, END;
-               // the context is struct pt_regs
-  Tracepoint,  // BPF_PROG_TYPE_TRACEPOINT: the context is the tracefs record (args->field)
-  PerfEvent,   // BPF_PROG_TYPE_PERF_EVENT: interval, profile, software, hardware; the context
-               // is struct bpf_perf_event_data, whose first member is pt_regs
-  RawTracepoint,  // BPF_PROG_TYPE_RAW_TRACEPOINT: rawtracepoint; the context is the
-                  // tracepoint's arguments, u64 args[] (engine/sys/raw_tracepoint.h)
-};
-ProgramType program_type(ProbeKind kind);
-const char* program_type_name(ProgramType type);  // "kprobe", "tracepoint", "perf_event", "raw_tracepoint"
-uint32_t kernel_prog_type(ProgramType type);       // its BPF_PROG_TYPE_* number
 
 // A USDT argument of one location, with what codegen needs beyond the parsed spec.
 struct UsdtArgument {
@@ -111,7 +98,7 @@ struct ExpandContext {
   uint32_t maxactive = 0;
 };
 
-// How attach() may reach the kernel (issue 6's --attach-mode).
+// How attach() may reach the kernel: --attach-mode.
 enum class AttachMode { Auto, Pmu, Legacy };
 Result<AttachMode> parse_attach_mode(std::string_view text);  // "auto" | "pmu" | "legacy"
 const char* attach_mode_name(AttachMode mode);
@@ -188,10 +175,23 @@ struct ListRequest {
   pid_t pid = -1;                   // -p: usdt:* and uprobe over the process's objects
 };
 
-// One provider. Each lives in its own file; provider_for() finds it.
+// What --explain honours: the options that change how a probe is attached, so it tells what a
+// run with the same options does.
+struct ExplainOptions {
+  pid_t pid = -1;                        // -p PID
+  AttachMode mode = AttachMode::Auto;    // --attach-mode
+  uint32_t kretprobe_maxactive = 0;      // --kretprobe-maxactive
+};
+
+// One provider. Each lives in its own file; its row in probe_types.cpp names it.
 class Provider {
  public:
   virtual ~Provider() = default;
+  // The parts of the spec's text split at ':' outside quotes (parts[0] is the type as
+  // written; out.kind is already set from it). On failure returns false and sets `error` to a
+  // message that says what to write instead.
+  virtual bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
+                     std::string& error) const = 0;
   virtual Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                                   const ExpandContext& ctx) const = 0;
   // Every point has this provider's kind family; prog_fds as in attach() above.
@@ -200,6 +200,12 @@ class Provider {
                                                      const AttachOptions& options) const = 0;
   // The provider's `-l` lines for the request.
   virtual Status list(const ListRequest& request, ListSink& sink) const = 0;
+  // --explain: how the spec would be attached, step by step, without attaching it.
+  virtual Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options,
+                         FILE* out) const = 0;
+  // Why this kernel has none of the probes `name` stands for (said instead of listing
+  // them); empty when it has them.
+  virtual std::string unavailable(std::string_view /*name*/) const { return ""; }
 };
 const Provider& provider_for(ProbeKind kind);
 
@@ -211,6 +217,11 @@ class AttachmentSet final : public Attachment {
     virtual ~Part() = default;
   };
   void add(std::unique_ptr<Part> part, size_t kernel_objects, std::string what);
+  // A perf event with the program on it (and its bpf_link, and any tracefs event it needs).
+  void add_perf(sys::PerfAttachment attachment, std::string what);
+  // An fd whose closing detaches the program: a bpf link carrying `kernel_objects` points,
+  // or a raw tracepoint.
+  void add_fd(sys::Fd fd, size_t kernel_objects, std::string what);
   size_t count() const override { return count_; }
   std::string describe() const override;
   ~AttachmentSet() override;

@@ -1,6 +1,8 @@
 // Internal to engine/probes: the provider objects (one per file) and what several of them
-// share. provider.cpp's provider_for() maps a ProbeKind to one of these.
+// share. Each kind's row in probe_types.cpp names one of these.
 #pragma once
+#include <functional>
+
 #include "engine/probes/provider.h"
 
 namespace rawprobe::probes {
@@ -13,8 +15,15 @@ const Provider& rawtracepoint_provider();  // rawtracepoint.cpp
 const Provider& kprobe_provider();     // kprobe.cpp (kprobe and kretprobe)
 const Provider& interval_provider();   // interval.cpp
 const Provider& profile_provider();    // profile.cpp
-const Provider& software_provider();   // software.cpp
-const Provider& hardware_provider();   // hardware.cpp
+const Provider& software_provider();   // perf_events.cpp
+const Provider& hardware_provider();   // perf_events.cpp
+
+// The one instance of provider class P, made on first use: what the factories above return.
+template <class P>
+const Provider& the_provider() {
+  static const P provider;
+  return provider;
+}
 
 // Whether a uprobe-family block (uprobe, uretprobe, usdt, BEGIN, END) will be attached with
 // one uprobe_multi link per binary; load_plan and uprobe_attach.cpp both ask this, so the
@@ -37,8 +46,28 @@ std::string kprobe_events_target(const AttachPoint& point);
 bool kprobes_available();
 std::vector<std::string> tracepoints_for_function(const std::string& func);
 
+// --explain pieces several providers share (explain.cpp).
+// uprobe, uretprobe, usdt: symbol or note -> address -> file offset -> boundary, then the route.
+Status explain_user_probe(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out);
+// kprobe, kretprobe: the function, then kprobe_multi, the PMU or a kprobe_events line.
+Status explain_kprobes(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out);
+// Expands the spec as a run with these options would, prints each point's program type, then
+// what `describe` says of the point (`all`: every point of the spec).
+using PointExplainer =
+    std::function<Status(const AttachPoint& point, std::span<const AttachPoint> all)>;
+Status explain_points(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out,
+                      const PointExplainer& describe);
+
 // Checks that prog_fds has one fd, or one per point; returns the fd for point i.
 Result<std::vector<int>> fds_per_point(std::span<const AttachPoint> points,
                                        std::span<const int> prog_fds);
+
+// Attaches point by point: `one` puts point i, run by prog_fd, into the set. `cookie` is i
+// when one program serves several points (bpf_get_attach_cookie() tells them apart), else 0.
+using AttachOne = std::function<Status(const AttachPoint& point, int prog_fd, uint64_t cookie,
+                                       AttachmentSet& set)>;
+Result<std::unique_ptr<Attachment>> attach_each(std::span<const AttachPoint> points,
+                                                std::span<const int> prog_fds,
+                                                const AttachOne& one);
 
 }  // namespace rawprobe::probes

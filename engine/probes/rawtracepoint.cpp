@@ -73,13 +73,21 @@ Error not_found(const lang::ProbeSpec& spec, const std::vector<RawTracepoint>& k
   return make_error(what, spec.raw, hint);
 }
 
-struct OpenPart final : AttachmentSet::Part {
-  explicit OpenPart(sys::Fd f) : fd(std::move(f)) {}
-  sys::Fd fd;  // closing it detaches the program
-};
-
 class RawTracepointProvider final : public Provider {
  public:
+  // rawtracepoint:NAME: the kernel finds a raw tracepoint by its name alone (bpf(2)
+  // BPF_RAW_TRACEPOINT_OPEN), so there is no category part.
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    if (p.size() != 2 || p[1].empty()) {
+      error = "rawtracepoint needs rawtracepoint:NAME, with no category (e.g. rawtracepoint:sched_switch; "
+              "list them with -l 'rawtracepoint:*')";
+      return false;
+    }
+    out.name = p[1];
+    out.wildcard = lang::has_wildcard(out.name);
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     Result<std::vector<RawTracepoint>> known = raw_tracepoints();
@@ -104,15 +112,13 @@ class RawTracepointProvider final : public Provider {
                                              const AttachOptions&) const override {
     // No cookies (load_plan): one program for all the points when the block does not use
     // `probe` (codegen), else one program per point.
-    Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
-    if (!fds) return fds.error();
-    auto set = std::make_unique<AttachmentSet>();
-    for (size_t i = 0; i < points.size(); ++i) {
-      Result<sys::Fd> fd = sys::raw_tracepoint_open(points[i].event, (*fds)[i]);
+    return attach_each(points, prog_fds, [](const AttachPoint& p, int prog_fd, uint64_t,
+                                            AttachmentSet& set) -> Status {
+      Result<sys::Fd> fd = sys::raw_tracepoint_open(p.event, prog_fd);
       if (!fd) return fd.error();
-      set->add(std::make_unique<OpenPart>(std::move(*fd)), 1, "raw tracepoint (BPF_RAW_TRACEPOINT_OPEN): " + points[i].name);
-    }
-    return std::unique_ptr<Attachment>(std::move(set));
+      set.add_fd(std::move(*fd), 1, "raw tracepoint (BPF_RAW_TRACEPOINT_OPEN): " + p.name);
+      return {};
+    });
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {
@@ -123,13 +129,22 @@ class RawTracepointProvider final : public Provider {
       if (elf::glob_match(name, t.name)) sink.line("rawtracepoint:" + t.name);
     return {};
   }
+
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options, FILE* out) const override {
+    return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint>) -> Status {
+      std::fprintf(out, "kernel tracepoint %s (%s)\nattach: bpf(BPF_RAW_TRACEPOINT_OPEN, name = \"%s\"); argN "
+                        "reads u64 args[N], the tracepoint's own arguments\n",
+                   p.event.c_str(),
+                   (p.category.empty() ? "no tracefs event; declared in BTF as btf_trace_" + p.event
+                                       : "listed in tracefs as " + p.category + ":" + p.event).c_str(),
+                   p.event.c_str());
+      return {};
+    });
+  }
 };
 
 }  // namespace
 
-const Provider& rawtracepoint_provider() {
-  static const RawTracepointProvider provider;
-  return provider;
-}
+const Provider& rawtracepoint_provider() { return the_provider<RawTracepointProvider>(); }
 
 }  // namespace rawprobe::probes

@@ -9,16 +9,12 @@
 #include <sstream>
 
 #include "elf/library_path.h"
+#include "engine/base/files.h"
 #include "engine/probes/path_glob.h"
 #include "engine/sys/host_root.h"
 
 namespace rawprobe::probes {
 namespace {
-
-bool is_file(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 std::string absolute(const std::string& path) {
   char* real = ::realpath(path.c_str(), nullptr);
@@ -95,7 +91,7 @@ Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t
   if (target.find('/') != std::string::npos) {
     if (target.find_first_of("*?[") != std::string::npos) {
       for (const std::string& path : expand_path_glob(target))
-        if (is_file(path)) out.push_back({path, absolute(path)});
+        if (is_regular_file(path)) out.push_back({path, absolute(path)});
       if (out.empty())
         return make_error("no file matches '" + target + "'", target,
                           "check the path; wildcards match files, e.g. /usr/lib/*/libc.so.6");
@@ -111,7 +107,7 @@ Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t
       out.push_back({target, same_file(target, *inside) ? absolute(target) : *inside});
       return out;
     }
-    if (!is_file(target))
+    if (!is_regular_file(target))
       return make_error("binary not found", target,
                         ::access(target.c_str(), F_OK) == 0
                             ? "it is not a regular file; give the path of an executable or library"
@@ -127,6 +123,22 @@ Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t
   if (!found) return found.error();
   out.push_back({*found, *found});
   return out;
+}
+
+Result<std::vector<OpenedTarget>> open_targets(const std::string& target, pid_t pid,
+                                               bool skip_unreadable) {
+  Result<std::vector<TargetFile>> files = resolve_targets(target, pid);
+  if (!files) return files.error();
+  std::vector<OpenedTarget> opened;
+  for (TargetFile& file : *files) {
+    Result<std::shared_ptr<elf::Binary>> bin = open_binary(file.path);
+    if (!bin) {
+      if (skip_unreadable && files->size() > 1) continue;
+      return bin.error();
+    }
+    opened.push_back({std::move(file), std::move(*bin)});
+  }
+  return opened;
 }
 
 Result<std::shared_ptr<elf::Binary>> open_binary(const std::string& path) {

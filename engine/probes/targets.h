@@ -30,6 +30,15 @@ bool same_file(const std::string& a, const std::string& b);
 
 Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t pid);
 
+// The files `target` names, each opened. With several files (a glob, -p PID's "*"), one that
+// cannot be opened is left out when `skip_unreadable`, else its error is returned.
+struct OpenedTarget {
+  TargetFile file;
+  std::shared_ptr<elf::Binary> binary;
+};
+Result<std::vector<OpenedTarget>> open_targets(const std::string& target, pid_t pid,
+                                               bool skip_unreadable);
+
 // The file-backed objects a process maps (pathnames from /proc/PID/maps), each once.
 Result<std::vector<TargetFile>> mapped_objects(pid_t pid);
 

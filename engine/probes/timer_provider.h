@@ -9,6 +9,10 @@ namespace rawprobe::probes {
 class TimerProvider final : public Provider {
  public:
   explicit TimerProvider(bool every_cpu) : every_cpu_(every_cpu) {}
+  bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
+             std::string& error) const override {
+    return parse_timer_spec(parts, out, error);
+  }
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     Result<AttachPoint> p = timer_point(spec, every_cpu_);
@@ -23,6 +27,10 @@ class TimerProvider final : public Provider {
   Status list(const ListRequest& request, ListSink& sink) const override {
     list_timer_units(request, sink);
     return {};
+  }
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options,
+                 FILE* out) const override {
+    return explain_sampling(spec, options, out);
   }
 
  private:

@@ -79,13 +79,20 @@ std::vector<std::string> close_tracepoints(const std::string& category, const st
 
 namespace {
 
-struct PerfPart final : AttachmentSet::Part {
-  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
-  sys::PerfAttachment attachment;
-};
-
 class TracepointProvider final : public Provider {
  public:
+  // CATEGORY:NAME
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    if (p.size() != 3 || p[1].empty() || p[2].empty()) {
+      error = "tracepoint needs tracepoint:CATEGORY:NAME (e.g. tracepoint:syscalls:sys_enter_read)";
+      return false;
+    }
+    out.provider = p[1];
+    out.name = p[2];
+    out.wildcard = lang::has_wildcard(out.provider) || lang::has_wildcard(out.name);
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
     TracefsCatalog catalog;
@@ -121,24 +128,20 @@ class TracepointProvider final : public Provider {
   Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
                                              std::span<const int> prog_fds,
                                              const AttachOptions&) const override {
-    Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
-    if (!fds) return fds.error();
-    bool cookies = prog_fds.size() == 1 && points.size() > 1;
-    auto set = std::make_unique<AttachmentSet>();
-    for (size_t i = 0; i < points.size(); ++i) {
-      const AttachPoint& p = points[i];
+    return attach_each(points, prog_fds, [](const AttachPoint& p, int prog_fd, uint64_t cookie,
+                                            AttachmentSet& set) -> Status {
       Result<uint32_t> id = sys::tracepoint_id(p.category, p.event);
       if (!id) return id.error();
       // A tracepoint's program runs on every CPU that hits it; the event needs some cpu.
       Result<sys::Fd> fd = sys::open_tracepoint(*id, -1, 0, p.name);
       if (!fd) return fd.error();
-      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), (*fds)[i], cookies ? i : 0);
+      Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), prog_fd, cookie);
       if (!a) return a.error();
       std::string how = "tracepoint id " + std::to_string(*id) + " (" +
                         sys::attach_mode_name(a->mode()) + "): " + p.name;
-      set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
-    }
-    return std::unique_ptr<Attachment>(std::move(set));
+      set.add_perf(std::move(*a), how);
+      return {};
+    });
   }
 
   // tracepoint:CATEGORY:NAME, with -v the record fields as bpftrace prints them
@@ -169,13 +172,29 @@ class TracepointProvider final : public Provider {
     }
     return {};
   }
+
+  // Each matching tracepoint's id and its record's format, which args->field reads.
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions&, FILE* out) const override {
+    Result<std::vector<AttachPoint>> points = expand(spec, ExpandContext{});
+    if (!points) return points.error();
+    for (const AttachPoint& p : *points) {
+      Result<uint32_t> id = sys::tracepoint_id(p.category, p.event);
+      if (!id) return id.error();
+      Result<std::string> format = sys::tracepoint_format(p.category, p.event);
+      if (!format) return format.error();
+      Result<std::string> dir = sys::tracefs_dir();
+      std::fprintf(out, "%s: id %u (%s/events/%s/%s/id)\n", p.name.c_str(), *id,
+                   dir ? dir->c_str() : "tracefs", p.category.c_str(), p.event.c_str());
+      std::fprintf(out, "attach: perf_event_open(PERF_TYPE_TRACEPOINT, config = %u), program type "
+                        "tracepoint; args->field reads the record below\n", *id);
+      std::fputs(format->c_str(), out);
+    }
+    return {};
+  }
 };
 
 }  // namespace
 
-const Provider& tracepoint_provider() {
-  static const TracepointProvider provider;
-  return provider;
-}
+const Provider& tracepoint_provider() { return the_provider<TracepointProvider>(); }
 
 }  // namespace rawprobe::probes

@@ -46,17 +46,39 @@ Error with_suggestions(Error error, const lang::ProbeSpec& spec, elf::Binary& bi
   return error;
 }
 
-class UprobeProvider final : public Provider {
+class UprobeProvider final : public UserProbeProvider {
  public:
+  // BINARY:FUNCTION, BINARY:FUNCTION+OFF, BINARY:0xADDR, BINARY:"C++ name"
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    const char* kind = lang::probe_kind_name(out.kind);
+    if (p.size() < 3 || p[1].empty()) {
+      error = std::string(kind) + " needs a binary and a function: " + kind + ":BINARY:FUNCTION (e.g. " + kind + ":/bin/bash:readline)";
+      return false;
+    }
+    out.target = p[1];
+    out.wildcard = lang::has_wildcard(out.target);
+    std::string rest = lang::join_probe_parts(p, 2);
+    uint64_t addr;
+    if (rest.size() > 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') && lang::parse_probe_number(rest, addr)) {
+      out.address = addr;
+      out.has_address = true;
+      return true;
+    }
+    if (!lang::parse_probe_function(rest, out, error)) return false;
+    if (out.kind == ProbeKind::Uretprobe && out.has_offset) {
+      error = "uretprobe cannot take an offset: a return probe fires at the function's return";
+      return false;
+    }
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
-    Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, ctx.pid);
+    Result<std::vector<OpenedTarget>> targets = open_targets(spec.target, ctx.pid, false);
     if (!targets) return targets.error();
     std::vector<AttachPoint> points;
-    for (const TargetFile& target : *targets) {
-      Result<std::shared_ptr<elf::Binary>> bin = open_binary(target.path);
-      if (!bin) return bin.error();
-      Result<std::vector<AttachPoint>> found = expand_in(spec, ctx, target, **bin);
+    for (const OpenedTarget& target : *targets) {
+      Result<std::vector<AttachPoint>> found = expand_in(spec, ctx, target.file, *target.binary);
       if (!found) {
         if (targets->size() > 1) continue;  // a glob over files: others may hold it
         return found.error();
@@ -68,12 +90,6 @@ class UprobeProvider final : public Provider {
                             spec.target + "'",
                         spec.raw);
     return points;
-  }
-
-  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
-                                             std::span<const int> prog_fds,
-                                             const AttachOptions& options) const override {
-    return attach_uprobes(points, prog_fds, options);
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {
@@ -127,9 +143,6 @@ class UprobeProvider final : public Provider {
 
 }  // namespace
 
-const Provider& uprobe_provider() {
-  static const UprobeProvider provider;
-  return provider;
-}
+const Provider& uprobe_provider() { return the_provider<UprobeProvider>(); }
 
 }  // namespace rawprobe::probes

@@ -22,16 +22,6 @@ bool uprobe_family(ProbeKind kind) {
          kind == ProbeKind::Begin || kind == ProbeKind::End;
 }
 
-struct LinkPart final : AttachmentSet::Part {
-  explicit LinkPart(sys::Fd fd) : link(std::move(fd)) {}
-  sys::Fd link;
-};
-
-struct PerfPart final : AttachmentSet::Part {
-  explicit PerfPart(sys::PerfAttachment a) : attachment(std::move(a)) {}
-  sys::PerfAttachment attachment;
-};
-
 // Where a point's perf event is opened: a pid follows that process on every CPU (cpu -1);
 // every process needs a cpu, and a probe event's program runs wherever it is hit.
 int cpu_for(pid_t pid) { return pid > 0 ? -1 : 0; }
@@ -122,7 +112,7 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
       Result<sys::Fd> link = sys::link_uprobe_multi(prog_fds[0], spec);
       if (!link) return Error(link.error());
       size_t n = spec.offsets.size();
-      set->add(std::make_unique<LinkPart>(std::move(*link)), n,
+      set->add_fd(std::move(*link), n,
                "uprobe_multi link: " + std::to_string(n) + " offsets in " + spec.path);
     }
     return std::unique_ptr<Attachment>(std::move(set));
@@ -146,7 +136,7 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
       std::string how = "uprobe_events " + event->group() + "/" + event->name() + " (" +
                         sys::attach_mode_name(a->mode()) + "): " + p.name;
       a->keep_event(std::move(*event));
-      set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
+      set->add_perf(std::move(*a), how);
       continue;
     }
     sys::UprobeTarget target;
@@ -160,7 +150,7 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
     if (!a) return a.error();
     std::string how = std::string("uprobe PMU perf event (") + sys::attach_mode_name(a->mode()) +
                       "): " + p.name;
-    set->add(std::make_unique<PerfPart>(std::move(*a)), 1, how);
+    set->add_perf(std::move(*a), how);
   }
   return std::unique_ptr<Attachment>(std::move(set));
 }

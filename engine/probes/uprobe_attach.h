@@ -10,12 +10,27 @@
 // process's memory instead (usdt_semaphore.h).
 #pragma once
 #include "engine/probes/provider.h"
+#include "engine/probes/providers.h"
 
 namespace rawprobe::probes {
 
 Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> points,
                                                    std::span<const int> prog_fds,
                                                    const AttachOptions& options);
+
+// uprobe, uretprobe and usdt: a user binary's symbol or note, attached and explained alike.
+class UserProbeProvider : public Provider {
+ public:
+  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
+                                             std::span<const int> prog_fds,
+                                             const AttachOptions& options) const override {
+    return attach_uprobes(points, prog_fds, options);
+  }
+  Status explain(const lang::ProbeSpec& spec, const ExplainOptions& options,
+                 FILE* out) const override {
+    return explain_user_probe(spec, options, out);
+  }
+};
 
 // The path attach_uprobes takes for a block served by one program (cookies tell its points
 // apart); --explain prints the same choice.

@@ -60,22 +60,30 @@ AttachPoint point_of(const TargetFile& target, const arch::Table* table, pid_t p
   return p;
 }
 
-class UsdtProvider final : public Provider {
+class UsdtProvider final : public UserProbeProvider {
  public:
+  // BINARY:PROVIDER:NAME or BINARY:NAME
+  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+    if (p.size() < 3 || p.size() > 4 || p[1].empty() || p.back().empty()) {
+      error = "usdt needs usdt:BINARY:PROVIDER:NAME or usdt:BINARY:NAME";
+      return false;
+    }
+    out.target = p[1];
+    out.provider = p.size() == 4 ? p[2] : "";
+    out.name = p.back();
+    out.wildcard = lang::has_wildcard(out.target) || lang::has_wildcard(out.provider) || lang::has_wildcard(out.name);
+    return true;
+  }
+
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
-    Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, ctx.pid);
+    Result<std::vector<OpenedTarget>> targets = open_targets(spec.target, ctx.pid, true);
     if (!targets) return targets.error();
     std::vector<AttachPoint> points;
     std::vector<std::string> names;     // provider:name of every probe, for suggestions
     std::vector<std::string> searched;  // "PATH (N notes, M probes)", for the error
-    for (const TargetFile& target : *targets) {
-      Result<std::shared_ptr<elf::Binary>> bin = open_binary(target.path);
-      if (!bin) {
-        if (targets->size() > 1) continue;
-        return bin.error();
-      }
-      Result<const std::vector<elf::UsdtNote>*> notes = (*bin)->usdt_notes();
+    for (const auto& [target, binary] : *targets) {
+      Result<const std::vector<elf::UsdtNote>*> notes = binary->usdt_notes();
       if (!notes) return notes.error();
       size_t before = names.size();
       for (const elf::UsdtProbe& probe : elf::group_usdt_probes(**notes))
@@ -87,9 +95,9 @@ class UsdtProvider final : public Provider {
       for (const elf::UsdtNote& note : **notes) any = any || selects(spec.provider, spec.name, note);
       if (!any) continue;
       Result<const arch::Table*> table =
-          process_arch((*bin)->file().machine(), (*bin)->file().elf_class(), target.display);
+          process_arch(binary->file().machine(), binary->file().elf_class(), target.display);
       if (!table) return table.error();
-      Result<std::vector<elf::UsdtSite>> sites = elf::resolve_usdt(**bin, spec.provider, spec.name);
+      Result<std::vector<elf::UsdtSite>> sites = elf::resolve_usdt(*binary, spec.provider, spec.name);
       if (!sites) return sites.error();
       for (elf::UsdtSite& site : *sites) points.push_back(point_of(target, *table, ctx.pid, site));
     }
@@ -118,12 +126,6 @@ class UsdtProvider final : public Provider {
       return make_error("USDT probe '" + wanted + "' not found in " + spec.target, spec.raw, hint);
     }
     return points;
-  }
-
-  Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,
-                                             std::span<const int> prog_fds,
-                                             const AttachOptions& options) const override {
-    return attach_uprobes(points, prog_fds, options);
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {
@@ -173,9 +175,6 @@ class UsdtProvider final : public Provider {
 
 }  // namespace
 
-const Provider& usdt_provider() {
-  static const UsdtProvider provider;
-  return provider;
-}
+const Provider& usdt_provider() { return the_provider<UsdtProvider>(); }
 
 }  // namespace rawprobe::probes

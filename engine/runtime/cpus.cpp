@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/probes/perf_sampling.h"
+#include "engine/base/cpu_list.h"
 #include "engine/sys/host_root.h"
 
 namespace rawprobe::runtime {
@@ -13,7 +13,7 @@ Result<uint32_t> possible_cpus() {
     std::string text;
     if (!sys::read_text_file(path, text))
       return make_error("read the possible CPUs", path, "rawprobe needs /sys mounted");
-    Result<std::vector<int>> cpus = probes::parse_cpu_list(text);
+    Result<std::vector<int>> cpus = parse_cpu_list(text);
     if (!cpus) return cpus.error();
     if (cpus->empty()) return make_error("no possible CPUs listed", path);
     return uint32_t(*std::max_element(cpus->begin(), cpus->end()) + 1);

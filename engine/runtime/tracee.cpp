@@ -93,14 +93,12 @@ Result<Tracee> Tracee::spawn(const std::string& command) {
                       words->front().find('/') == std::string::npos
                           ? "no executable of that name in $PATH; give its path"
                           : "no executable file at that path");
-  int go[2], err[2];
-  if (pipe2(go, O_CLOEXEC) != 0) return syscall_error("hold the command before exec", "pipe2", errno);
-  if (pipe2(err, O_CLOEXEC) != 0) {
-    int e = errno;
-    close(go[0]);
-    close(go[1]);
-    return syscall_error("hold the command before exec", "pipe2", e);
-  }
+  // go: the parent's byte that lets the child exec; err: the child's errno when it cannot.
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return syscall_error("hold the command before exec", "pipe2", errno);
+  sys::Fd go_read(fds[0]), go_write(fds[1]);
+  if (pipe2(fds, O_CLOEXEC) != 0) return syscall_error("hold the command before exec", "pipe2", errno);
+  sys::Fd err_read(fds[0]), err_write(fds[1]);
   std::vector<char*> argv;
   for (std::string& w : *words) argv.push_back(w.data());
   argv.push_back(nullptr);
@@ -112,38 +110,34 @@ Result<Tracee> Tracee::spawn(const std::string& command) {
   pthread_sigmask(SIG_SETMASK, &all, &before);
   pid_t pid = fork();
   if (pid != 0) pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  if (pid < 0) {
-    int e = errno;
-    for (int fd : {go[0], go[1], err[0], err[1]}) close(fd);
-    return syscall_error("start the command", "fork", e, command);
-  }
+  if (pid < 0) return syscall_error("start the command", "fork", errno, command);
   if (pid == 0) {
-    // The child: only async-signal-safe calls from here on.
-    close(go[1]);
-    close(err[0]);
+    // The child: only async-signal-safe calls from here on (close() is one).
+    go_write.reset();
+    err_read.reset();
     StopSignals::reset_for_child();
     char byte;
     ssize_t n;
-    do n = read(go[0], &byte, 1); while (n < 0 && errno == EINTR);
+    do n = read(go_read.get(), &byte, 1); while (n < 0 && errno == EINTR);
     if (n != 1) _exit(127);  // rawprobe gave up before attaching: never run the command
     if (byte == kExecStopped && ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) {
       int e = errno;
-      (void)!write(err[1], &e, sizeof e);
+      (void)!write(err_write.get(), &e, sizeof e);
       _exit(127);
     }
     execv(executable.c_str(), argv.data());
     int e = errno;
-    (void)!write(err[1], &e, sizeof e);
+    (void)!write(err_write.get(), &e, sizeof e);
     _exit(127);
   }
-  close(go[0]);
-  close(err[1]);
+  go_read.reset();
+  err_write.reset();
   Tracee t;
   t.pid_ = pid;
   t.executable_ = executable;
   t.child_ = true;
-  t.go_.reset(go[1]);
-  t.exec_err_.reset(err[0]);
+  t.go_ = std::move(go_write);
+  t.exec_err_ = std::move(err_read);
   t.pidfd_.reset(open_pidfd(pid));
   return t;
 }

@@ -1,37 +1,10 @@
-// An owned file descriptor: move-only, closed by the destructor. Every fd engine/sys hands
-// out (maps, programs, links, perf events) is created O_CLOEXEC and wrapped in one of these,
-// so a forked child (the traced command) never inherits rawprobe's kernel objects.
+// engine/sys's name for the owned file descriptor (engine/base/fd.h), which every kernel object
+// it hands out (maps, programs, links, perf events) is wrapped in.
 #pragma once
+#include "engine/base/fd.h"
 
 namespace rawprobe::sys {
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) reset(other.release());
-    return *this;
-  }
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  explicit operator bool() const { return valid(); }
-  // Gives up ownership without closing.
-  int release() {
-    int fd = fd_;
-    fd_ = -1;
-    return fd;
-  }
-  // Closes the held fd (if any) and takes `fd`.
-  void reset(int fd = -1);
-
- private:
-  int fd_ = -1;
-};
+using Fd = rawprobe::Fd;
 
 }  // namespace rawprobe::sys

@@ -203,5 +203,31 @@ TEST_CASE("USDT register names are the names compilers print") {
                         numbered("r", 0, 12), {{"long", "", 32}}});
 }
 
+// The library directories rawprobe searches for a target of each architecture are the ones
+// that architecture's Debian cross compiler names (gcc -print-multiarch).
+TEST_CASE("multiarch triplets are what each cross compiler prints") {
+  const std::pair<std::string, std::string> compilers[] = {
+      {"x86_64", "x86_64-linux-gnu-gcc"},          {"i386", "i686-linux-gnu-gcc"},
+      {"aarch64", "aarch64-linux-gnu-gcc"},        {"arm", "arm-linux-gnueabihf-gcc"},
+      {"riscv64", "riscv64-linux-gnu-gcc"},        {"ppc64le", "powerpc64le-linux-gnu-gcc"},
+      {"s390x", "s390x-linux-gnu-gcc"},            {"mips64", "mips64el-linux-gnuabi64-gcc"},
+      {"loongarch64", "loongarch64-linux-gnu-gcc"},
+  };
+  int checked = 0;
+  for (const auto& [name, compiler] : compilers) {
+    const Table* table = by_name(name);
+    REQUIRE(table);
+    test::CommandResult printed = test::run_command(compiler + " -print-multiarch 2>/dev/null", false);
+    if (printed.status != 0) {
+      MESSAGE(compiler << " is not installed: " << name << "'s triplet is not checked");
+      continue;
+    }
+    std::string triplet = printed.output.substr(0, printed.output.find('\n'));
+    CHECK_MESSAGE(table->multiarch == triplet, name);
+    ++checked;
+  }
+  CHECK(checked >= 3);
+}
+
 }  // namespace
 }  // namespace rawprobe::arch

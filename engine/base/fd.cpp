@@ -1,12 +1,12 @@
-#include "engine/sys/fd.h"
+#include "engine/base/fd.h"
 
 #include <unistd.h>
 
-namespace rawprobe::sys {
+namespace rawprobe {
 
 void Fd::reset(int fd) {
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
 }
 
-}  // namespace rawprobe::sys
+}  // namespace rawprobe

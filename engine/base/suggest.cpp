@@ -1,8 +1,8 @@
-#include "engine/lang/suggest.h"
+#include "engine/base/suggest.h"
 
 #include <algorithm>
 
-namespace rawprobe::lang {
+namespace rawprobe {
 
 // Optimal string alignment distance: Levenshtein plus swapping two adjacent characters as one
 // edit, the commonest typo ("prinft").
@@ -44,4 +44,4 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
   return s + "?";
 }
 
-}  // namespace rawprobe::lang
+}  // namespace rawprobe

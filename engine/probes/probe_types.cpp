@@ -1,0 +1,90 @@
+#include "engine/probes/probe_types.h"
+
+#include <linux/bpf.h>
+
+#include "engine/probes/providers.h"
+
+namespace rawprobe::probes {
+namespace {
+
+constexpr ContextTraits kNoContext{};
+constexpr ContextTraits kUserEntry{.args = ArgSource::Registers, .func = true, .user_space = true};
+constexpr ContextTraits kUserReturn{.retval = true, .func = true, .user_space = true};
+constexpr ContextTraits kUsdt{.args = ArgSource::UsdtOperands, .user_space = true};
+constexpr ContextTraits kKernelEntry{.args = ArgSource::Registers, .func = true};
+constexpr ContextTraits kKernelReturn{.retval = true, .func = true};
+constexpr ContextTraits kTracepoint{.record_fields = true,
+                                    .retval_hint = " (try to use args->ret instead)"};
+constexpr ContextTraits kRawTracepoint{
+    .args = ArgSource::RawArgs,
+    .max_args = 12,
+    .retval_hint = " (a raw tracepoint has no return value; sys_exit's is arg1)",
+    .func_hint = " (a raw tracepoint is not a function; probe names it)",
+    .args_error = "The args builtin can not be used with 'rawtracepoint' probes (a raw tracepoint "
+                  "passes only its arguments: read them as arg0, arg1, ...)",
+};
+
+// Names and aliases checked against bpftrace 0.17 (`bpftrace -d -e 'u:/bin/true:main {}'`...).
+const ProbeType kTypes[] = {
+    {ProbeKind::Begin, "BEGIN", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
+    {ProbeKind::End, "END", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
+    {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, false, true, kUserEntry},
+    {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, true, kUserReturn},
+    {ProbeKind::Usdt, "usdt", "U", ProgramType::Kprobe, usdt_provider, true, true, true, kUsdt},
+    {ProbeKind::Tracepoint, "tracepoint", "t", ProgramType::Tracepoint, tracepoint_provider, false, false, true,
+     kTracepoint},
+    {ProbeKind::Interval, "interval", "i", ProgramType::PerfEvent, interval_provider, false, false, true, kNoContext},
+    {ProbeKind::Profile, "profile", "p", ProgramType::PerfEvent, profile_provider, false, false, true, kNoContext},
+    {ProbeKind::Software, "software", "s", ProgramType::PerfEvent, software_provider, false, false, true, kNoContext},
+    {ProbeKind::Hardware, "hardware", "h", ProgramType::PerfEvent, hardware_provider, false, false, true, kNoContext},
+    {ProbeKind::Kprobe, "kprobe", "k", ProgramType::Kprobe, kprobe_provider, false, false, true, kKernelEntry},
+    {ProbeKind::Kretprobe, "kretprobe", "kr", ProgramType::Kprobe, kprobe_provider, false, false, false,
+     kKernelReturn},
+    {ProbeKind::RawTracepoint, "rawtracepoint", "rt", ProgramType::RawTracepoint, rawtracepoint_provider, false,
+     false, true, kRawTracepoint},
+};
+
+constexpr const char* kUnsupported[] = {"kfunc", "f", "kretfunc", "fr", "watchpoint", "w",
+                                        "asyncwatchpoint", "aw", "iter", "it"};
+
+}  // namespace
+
+std::span<const ProbeType> probe_types() { return kTypes; }
+
+const ProbeType& probe_type(ProbeKind kind) {
+  for (const ProbeType& t : kTypes)
+    if (t.kind == kind) return t;
+  return kTypes[0];  // unreachable: every ProbeKind has a row
+}
+
+const ProbeType* find_probe_type(std::string_view name) {
+  for (const ProbeType& t : kTypes)
+    if (name == t.name || (t.alias && name == t.alias)) return &t;
+  return nullptr;
+}
+
+std::span<const char* const> unsupported_probe_types() { return kUnsupported; }
+
+ProgramType program_type(ProbeKind kind) { return probe_type(kind).program; }
+
+const char* program_type_name(ProgramType type) {
+  switch (type) {
+    case ProgramType::Kprobe: return "kprobe";
+    case ProgramType::Tracepoint: return "tracepoint";
+    case ProgramType::PerfEvent: return "perf_event";
+    case ProgramType::RawTracepoint: return "raw_tracepoint";
+  }
+  return "?";
+}
+
+uint32_t kernel_prog_type(ProgramType type) {
+  switch (type) {
+    case ProgramType::Kprobe: return BPF_PROG_TYPE_KPROBE;
+    case ProgramType::Tracepoint: return BPF_PROG_TYPE_TRACEPOINT;
+    case ProgramType::PerfEvent: return BPF_PROG_TYPE_PERF_EVENT;
+    case ProgramType::RawTracepoint: return BPF_PROG_TYPE_RAW_TRACEPOINT;
+  }
+  return BPF_PROG_TYPE_UNSPEC;
+}
+
+}  // namespace rawprobe::probes
