@@ -35,6 +35,8 @@ struct TempDir {
 
 }  // namespace
 
+TEST_SUITE_BEGIN("host-only");
+
 TEST_CASE("-o refuses a symbolic link planted at the path and leaves its target as it was") {
   TempDir dir;
   std::string victim = dir.path + "/victim", link = dir.path + "/out";
@@ -72,3 +74,5 @@ TEST_CASE("-o creates the file with 0644 less the caller's umask and writes the 
   CHECK(read_all(out) == read_all(oracle));
   CHECK(read_all(out).rfind("Attaching 1 probe...\nx\n", 0) == 0);
 }
+
+TEST_SUITE_END();

@@ -8,6 +8,8 @@
 
 using namespace rawprobe::cli_test;
 
+TEST_SUITE_BEGIN("host-only");
+
 TEST_CASE("-V and --version print 'rawprobe vX.Y.Z' as bpftrace prints 'bpftrace vX.Y.Z'") {
   RunResult oracle = run({"bpftrace", "-V"});
   REQUIRE(oracle.status == 0);
@@ -23,3 +25,5 @@ TEST_CASE("-V and --version print 'rawprobe vX.Y.Z' as bpftrace prints 'bpftrace
     CHECK(m[1] == "rawprobe");
   }
 }
+
+TEST_SUITE_END();

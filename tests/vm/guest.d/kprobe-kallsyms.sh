@@ -1,8 +1,11 @@
 # vm-modules: dummy
 # The kprobe listing's fallback: with no tracefs to read available_filter_functions from (a
-# system that never mounted it), `rawprobe -l` lists /proc/kallsyms' text symbols (t/T), less
-# the kprobe blacklist, module functions included. tracefs is unmounted here, and debugfs with
-# it (debugfs/tracing is tracefs again); both are mounted back at the end. Results:
+# system that never mounted it, where rawprobe may not mount it either), `rawprobe -l` lists
+# /proc/kallsyms' text symbols (t/T), less the kprobe blacklist, module functions included.
+# tracefs is unmounted here, and debugfs with it (debugfs/tracing is tracefs again); rawprobe
+# runs in a user namespace (busybox unshare -r), where tracefs cannot be mounted, and reads
+# the blacklist from a debugfs mounted at another place (/tmp/dbg), where it looks too. Both
+# are mounted back at the end. Results:
 #   kprobe-kallsyms/list           rawprobe -l 'kprobe*' = kallsyms text symbols minus the
 #                                  blacklist (name and module), duplicates kept; also that
 #                                  this differs from available_filter_functions' list, so the
@@ -32,7 +35,8 @@ done
 if grep -qE " ($T|$D|$D/tracing) " /proc/mounts; then
   vm_result kprobe-kallsyms/list FAIL "could not unmount tracefs/debugfs: $(grep -E 'tracefs|debugfs' /proc/mounts | tr '\n' ' ')"
 else
-  "$RAWPROBE" -l 'kprobe*' >listed 2>listed.err
+  mkdir -p /tmp/dbg && mount -t debugfs debugfs /tmp/dbg
+  unshare -r "$RAWPROBE" -l 'kprobe*' >listed 2>listed.err
   rc=$?
   awk 'NR == FNR { black[$0] = 1; next }
        ($2 == "t" || $2 == "T") && $3 !~ /^__(pfx|cfi)_/ && !(($3 " " $4) in black) { print "kprobe:" $3 }' blacklist kallsyms |
@@ -59,7 +63,7 @@ else
   fi
 
   if grep -q '^dummy ' /proc/modules; then
-    "$RAWPROBE" -l 'kprobe:dummy:*' >listed.dummy 2>listed.dummy.err
+    unshare -r "$RAWPROBE" -l 'kprobe:dummy:*' >listed.dummy 2>listed.dummy.err
     rc=$?
     awk 'NR == FNR { black[$0] = 1; next }
          ($2 == "t" || $2 == "T") && $4 == "[dummy]" && $3 !~ /^__(pfx|cfi)_/ && !(($3 " " $4) in black) { print "kprobe:dummy:" $3 }' \
@@ -73,6 +77,7 @@ else
   fi
 fi
 
+umount /tmp/dbg 2>/dev/null
 mount -t tracefs nodev "$T" 2>/dev/null
 mount -t debugfs debugfs "$D" 2>/dev/null
 if [ -d "$T/events" ] && [ -f "$D/kprobes/blacklist" ]; then
