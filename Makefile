@@ -7,8 +7,8 @@
 # Tests: tests/unit/*.cpp -> build/unit-tests, tests/kernel/*.cpp -> build/kernel-tests.
 # Fragments in mk/*.mk add samples, fuzzing, benchmarks and the VM harness.
 
+include mk/target/arch.mk
 BUILD    ?= build
-CXX      ?= g++
 CXXSTD   := -std=c++20
 OPT      ?= -O2 -g
 WARN     := -Wall -Wextra -Werror
@@ -19,6 +19,9 @@ LDFLAGS  += $(SAN)
 LDLIBS   := -lelf -lcapstone -lz
 # What a fully static link needs besides those (libelf's own compression dependencies).
 STATIC_LDLIBS := -lelf -lcapstone -lz -lzstd -llzma -lbz2 -lpthread
+ifdef CROSS
+LDLIBS   := $(STATIC_LDLIBS)
+endif
 PREFIX   ?= /usr/local
 
 .DEFAULT_GOAL := all
@@ -63,10 +66,10 @@ static: $(BUILD)/rawprobe-static
 
 # Footprint of the static binary as shipped (stripped) and as built (with debug info).
 $(BUILD)/rawprobe-static.stripped: $(BUILD)/rawprobe-static
-	strip -o $@ $<
+	$(STRIP) -o $@ $<
 size: $(BUILD)/rawprobe-static $(BUILD)/rawprobe-static.stripped
-	@printf '%-34s %10s bytes\n' "rawprobe-static (unstripped)" $$(stat -c %s $(BUILD)/rawprobe-static)
-	@printf '%-34s %10s bytes\n' "rawprobe-static (stripped)" $$(stat -c %s $(BUILD)/rawprobe-static.stripped)
+	@printf '%-34s %10s bytes\n' "rawprobe-static $(ARCH) (unstripped)" $$(stat -c %s $(BUILD)/rawprobe-static)
+	@printf '%-34s %10s bytes\n' "rawprobe-static $(ARCH) (stripped)" $$(stat -c %s $(BUILD)/rawprobe-static.stripped)
 
 # --- tests ---------------------------------------------------------------------------------
 UNIT_OBJS   := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/*.cpp))
@@ -136,6 +139,9 @@ asan: deps test-deps
 # Build and runtime libraries (libelf, Capstone, zlib) and doctest.
 deps:
 	@tests/install-packages build
+ifdef CROSS
+	@tests/install-packages cross $(ARCH) $(SYSROOT)
+endif
 # Oracles and tools used only by tests (never runtime dependencies).
 test-deps:
 	@tests/install-packages test
