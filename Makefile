@@ -57,19 +57,25 @@ $(BUILD)/rawprobe: $(BUILD)/obj/engine/main.o $(LIBS)
 $(BUILD)/bpfasm: $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard bpfasm/tool/*.cpp)) $(LIBS)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(LDLIBS)
 
+# STATIC_LDFLAGS (mk/capstone.mk) puts the Capstone built with only the architectures this
+# binary inspects first on the search path; --gc-sections drops what nothing calls.
 $(BUILD)/rawprobe-static: $(BUILD)/obj/engine/main.o $(LIBS)
-	$(CXX) -static $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(STATIC_LDLIBS)
+	$(CXX) -static $(STATIC_LDFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$@.map -o $@ $< $(LINK_LIBS) $(STATIC_LDLIBS)
 
 all: $(PROGRAMS)
 static: $(BUILD)/rawprobe-static
 	@file $<
 
 # Footprint of the static binary as shipped (stripped) and as built (with debug info).
+# Where the bytes go: every input's share of the stripped binary's loaded sections, from the
+# link map (tests/size-report).
 $(BUILD)/rawprobe-static.stripped: $(BUILD)/rawprobe-static
 	$(STRIP) -o $@ $<
 size: $(BUILD)/rawprobe-static $(BUILD)/rawprobe-static.stripped
 	@printf '%-34s %10s bytes\n' "rawprobe-static $(ARCH) (unstripped)" $$(stat -c %s $(BUILD)/rawprobe-static)
 	@printf '%-34s %10s bytes\n' "rawprobe-static $(ARCH) (stripped)" $$(stat -c %s $(BUILD)/rawprobe-static.stripped)
+	@printf '%-34s %10s\n' "Capstone" "$(CAPSTONE) ($(if $(filter min,$(CAPSTONE)),$(CAPSTONE_ARCHS_$(ARCH)),every architecture))"
+	@tests/size-report $(BUILD)/rawprobe-static.map
 
 # --- tests ---------------------------------------------------------------------------------
 UNIT_OBJS   := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/*.cpp))
@@ -146,9 +152,12 @@ endif
 test-deps:
 	@tests/install-packages test
 
-install: all
+# The static binary is the one installed: the dynamic build's shared C and C++ runtimes
+# double its resident memory (README, "Size, speed and memory").
+install: $(BUILD)/rawprobe-static.stripped $(if $(BPFASM_MAIN),$(BUILD)/bpfasm)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/rawprobe-static.stripped $(DESTDIR)$(PREFIX)/bin/rawprobe
+	$(if $(BPFASM_MAIN),install -m 755 $(BUILD)/bpfasm $(DESTDIR)$(PREFIX)/bin/)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
