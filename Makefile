@@ -120,7 +120,7 @@ test-builds: $(TEST_BUILDS)
 asan-builds: $(filter-out %-static,$(TEST_BUILDS))
 # A separate make, so fragments that look for tools (mk/vm.mk: qemu) see what deps installed.
 test-run:
-	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
+	BUILD=$(BUILD) CAPSTONE=$(CAPSTONE) SIZE_LIMIT=$(SIZE_LIMIT) tests/run-suites $(TEST_SUITES)
 
 # `make asan`: the unit and kernel suites under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in their own directory (never mixed with build/'s objects). What is built is what

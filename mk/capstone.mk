@@ -43,3 +43,12 @@ $(CAPSTONE_SRC)/.complete:
 	@tests/install-packages capstone-source $(CAPSTONE_SRC)
 
 .PHONY: capstone-source
+
+# The "size" suite of `make test` (tests/size-check): the stripped static binary is at most
+# SIZE_LIMIT bytes, and `make size`'s breakdown accounts for it.
+SIZE_LIMIT ?= 6000000
+size-check: $(BUILD)/rawprobe-static.stripped
+	tests/size-check $(BUILD) $(SIZE_LIMIT) $(CAPSTONE)
+TEST_SUITES += size
+TEST_BUILDS += $(BUILD)/rawprobe-static.stripped
+.PHONY: size-check
