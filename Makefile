@@ -117,7 +117,7 @@ test: deps test-deps
 	$(MAKE) --no-print-directory test-builds
 	$(MAKE) --no-print-directory test-run
 test-builds: $(TEST_BUILDS)
-asan-builds: $(filter-out %-static,$(TEST_BUILDS))
+asan-builds: $(filter-out %-static %-static.stripped,$(TEST_BUILDS))
 # A separate make, so fragments that look for tools (mk/vm.mk: qemu) see what deps installed.
 test-run:
 	BUILD=$(BUILD) CAPSTONE=$(CAPSTONE) SIZE_LIMIT=$(SIZE_LIMIT) tests/run-suites $(TEST_SUITES)
