@@ -45,6 +45,11 @@ QEMU_USER  := qemu-$(QEMU_ARCH_$(ARCH))-static
 endif
 # g++ notes on arm that passing some iterators changed ABI in GCC 7.1: everything here is
 # built by one compiler, so the note says nothing about this build.
+# 32-bit arm: off_t and ino_t are 32 bits unless asked for 64, and readdir() then fails with
+# EOVERFLOW on a filesystem with 64-bit inode numbers (xfs, btrfs, overlayfs), so path
+# wildcards found nothing. time_t stays as Debian's armhf libraries were built (libelf's
+# Elf_Arhdr holds one).
 ifeq ($(ARCH),arm)
 CXXFLAGS   += -Wno-psabi
+CPPFLAGS   += -D_FILE_OFFSET_BITS=64
 endif
