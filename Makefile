@@ -7,8 +7,8 @@
 # Tests: tests/unit/*.cpp -> build/unit-tests, tests/kernel/*.cpp -> build/kernel-tests.
 # Fragments in mk/*.mk add samples, fuzzing, benchmarks and the VM harness.
 
+include mk/target/arch.mk
 BUILD    ?= build
-CXX      ?= g++
 CXXSTD   := -std=c++20
 OPT      ?= -O2 -g
 WARN     := -Wall -Wextra -Werror
@@ -19,6 +19,9 @@ LDFLAGS  += $(SAN)
 LDLIBS   := -lelf -lcapstone -lz
 # What a fully static link needs besides those (libelf's own compression dependencies).
 STATIC_LDLIBS := -lelf -lcapstone -lz -lzstd -llzma -lbz2 -lpthread
+ifdef CROSS
+LDLIBS   := $(STATIC_LDLIBS)
+endif
 PREFIX   ?= /usr/local
 
 .DEFAULT_GOAL := all
@@ -54,19 +57,25 @@ $(BUILD)/rawprobe: $(BUILD)/obj/engine/main.o $(LIBS)
 $(BUILD)/bpfasm: $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard bpfasm/tool/*.cpp)) $(LIBS)
 	$(CXX) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(LDLIBS)
 
+# STATIC_LDFLAGS (mk/capstone.mk) puts the Capstone built with only the architectures this
+# binary inspects first on the search path; --gc-sections drops what nothing calls.
 $(BUILD)/rawprobe-static: $(BUILD)/obj/engine/main.o $(LIBS)
-	$(CXX) -static $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(STATIC_LDLIBS)
+	$(CXX) -static $(STATIC_LDFLAGS) $(LDFLAGS) -Wl,--gc-sections -Wl,-Map=$@.map -o $@ $< $(LINK_LIBS) $(STATIC_LDLIBS)
 
 all: $(PROGRAMS)
 static: $(BUILD)/rawprobe-static
 	@file $<
 
 # Footprint of the static binary as shipped (stripped) and as built (with debug info).
+# Where the bytes go: every input's share of the stripped binary's loaded sections, from the
+# link map (tests/size-report).
 $(BUILD)/rawprobe-static.stripped: $(BUILD)/rawprobe-static
-	strip -o $@ $<
+	$(STRIP) -o $@ $<
 size: $(BUILD)/rawprobe-static $(BUILD)/rawprobe-static.stripped
-	@printf '%-34s %10s bytes\n' "rawprobe-static (unstripped)" $$(stat -c %s $(BUILD)/rawprobe-static)
-	@printf '%-34s %10s bytes\n' "rawprobe-static (stripped)" $$(stat -c %s $(BUILD)/rawprobe-static.stripped)
+	@printf '%-34s %10s bytes\n' "rawprobe-static $(ARCH) (unstripped)" $$(stat -c %s $(BUILD)/rawprobe-static)
+	@printf '%-34s %10s bytes\n' "rawprobe-static $(ARCH) (stripped)" $$(stat -c %s $(BUILD)/rawprobe-static.stripped)
+	@printf '%-34s %10s\n' "Capstone" "$(CAPSTONE) ($(if $(filter min,$(CAPSTONE)),$(CAPSTONE_ARCHS_$(ARCH)),every architecture))"
+	@tests/size-report $(BUILD)/rawprobe-static.map
 
 # --- tests ---------------------------------------------------------------------------------
 UNIT_OBJS   := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/*.cpp))
@@ -109,10 +118,10 @@ test: deps test-deps
 	$(MAKE) --no-print-directory test-builds
 	$(MAKE) --no-print-directory test-run
 test-builds: $(TEST_BUILDS)
-asan-builds: $(filter-out %-static,$(TEST_BUILDS))
+asan-builds: $(filter-out %-static %-static.stripped,$(TEST_BUILDS))
 # A separate make, so fragments that look for tools (mk/vm.mk: qemu) see what deps installed.
 test-run:
-	BUILD=$(BUILD) tests/run-suites $(TEST_SUITES)
+	BUILD=$(BUILD) CAPSTONE=$(CAPSTONE) SIZE_LIMIT=$(SIZE_LIMIT) tests/run-suites $(TEST_SUITES)
 
 # `make asan`: the unit and kernel suites under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in their own directory (never mixed with build/'s objects). What is built is what
@@ -137,13 +146,19 @@ asan: deps test-deps
 # Build and runtime libraries (libelf, Capstone, zlib) and doctest.
 deps:
 	@tests/install-packages build
+ifdef CROSS
+	@tests/install-packages cross $(ARCH) $(SYSROOT)
+endif
 # Oracles and tools used only by tests (never runtime dependencies).
 test-deps:
 	@tests/install-packages test
 
-install: all
+# The static binary is the one installed: the dynamic build's shared C and C++ runtimes
+# double its resident memory (README, "Size, speed and memory").
+install: $(BUILD)/rawprobe-static.stripped $(if $(BPFASM_MAIN),$(BUILD)/bpfasm)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/rawprobe-static.stripped $(DESTDIR)$(PREFIX)/bin/rawprobe
+	$(if $(BPFASM_MAIN),install -m 755 $(BUILD)/bpfasm $(DESTDIR)$(PREFIX)/bin/)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -215,7 +215,9 @@ const Section* ElfFile::section(std::string_view name) const {
 
 std::span<const uint8_t> ElfFile::bytes(const Section& section) const {
   if (section.type == SHT_NOBITS || section.type == SHT_NULL) return {};
-  return {image_->data + section.offset, section.size};
+  // The loader checked that the section lies inside the mapped file, so its size fits in
+  // size_t also where that is 32 bits (arm).
+  return {image_->data + section.offset, static_cast<size_t>(section.size)};
 }
 
 Result<std::span<const uint8_t>> ElfFile::bytes_at(uint64_t offset, uint64_t size,

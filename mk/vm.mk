@@ -34,7 +34,7 @@ vmtest:
 # and inspects its symbols.
 static-audit: $(BUILD)/rawprobe-static
 	CC="$(SAMPLES_CC)" tests/vm/audit-static $< -- \
-	  $(CXX) -static $(LDFLAGS) $(BUILD)/obj/engine/main.o $(LINK_LIBS) $(STATIC_LDLIBS)
+	  $(CXX) -static $(STATIC_LDFLAGS) $(LDFLAGS) -Wl,--gc-sections $(BUILD)/obj/engine/main.o $(LINK_LIBS) $(STATIC_LDLIBS)
 
 vmshell: vm-images
 	BUILD=$(BUILD) tests/vm/boot --shell $(VM_KERNEL)

@@ -27,20 +27,23 @@ AttrView view_of(const BpfCall& c) {
   return v;
 }
 
-// Up to `limit` elements of a user array of u64, each shown by `show`: "[0x1139, 0x1150]".
-template <class Show>
+// Up to `limit` elements of a user array of Elem, each shown by `show`: "[0x1139, 0x1150]".
+template <class Elem, class Show>
 std::string user_array(uint64_t ptr, uint32_t count, Show show, size_t limit = 8) {
   if (ptr == 0) return "NULL";
-  const uint64_t* values = reinterpret_cast<const uint64_t*>(static_cast<uintptr_t>(ptr));
+  const Elem* values = reinterpret_cast<const Elem*>(static_cast<uintptr_t>(ptr));
   std::string out = "[";
   for (uint32_t i = 0; i < count && i < limit; ++i) out += (i ? ", " : "") + show(values[i]);
   if (count > limit) out += ", ...";
   return out + "]";
 }
 
-std::string u64_array(uint64_t ptr, uint32_t count) { return user_array(ptr, count, hex_string); }
-// An array of char* (kprobe_multi symbols): ["vfs_read", "vfs_write"].
-std::string string_array(uint64_t ptr, uint32_t count) { return user_array(ptr, count, quote_user_string); }
+std::string u64_array(uint64_t ptr, uint32_t count) { return user_array<uint64_t>(ptr, count, hex_string); }
+// An array of char* (kprobe_multi symbols): ["vfs_read", "vfs_write"]. Its elements are
+// pointers of the caller's width (the kernel copies unsigned longs), 4 bytes on 32-bit arm.
+std::string string_array(uint64_t ptr, uint32_t count) {
+  return user_array<uintptr_t>(ptr, count, quote_user_string);
+}
 
 // map_name/prog_name: up to BPF_OBJ_NAME_LEN bytes, NUL-terminated when shorter.
 std::string object_name(const char (&name)[BPF_OBJ_NAME_LEN]) {
