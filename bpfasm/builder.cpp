@@ -73,6 +73,11 @@ void Builder::bind(Label label, std::string origin) {
   }
   info.index = insns_.size();
   info.origin = origin;
+  if (!drop_unreachable_ || !dead_) return;
+  if (info.targeted)
+    dead_ = false;  // a jump lands here
+  else
+    info.bound_unreachable = true;
 }
 
 std::string Builder::origin_or_index(const std::string& origin, size_t index) const {
@@ -104,10 +109,12 @@ void Builder::ld_imm64(Reg dst, uint64_t value) {
   emit(make(op::LD_IMM64, dst, 0, 0, static_cast<int64_t>(value)));
 }
 void Builder::load_map_fd(Reg dst, MapHandle map) {
+  if (!reachable()) return;
   map_fixups_.push_back({insns_.size(), map});
   emit(make(op::LD_IMM64, dst, op::PSEUDO_MAP_FD));
 }
 void Builder::load_map_value(Reg dst, MapHandle map, uint32_t offset) {
+  if (!reachable()) return;
   map_fixups_.push_back({insns_.size(), map});
   emit(make(op::LD_IMM64, dst, op::PSEUDO_MAP_VALUE, 0, static_cast<int64_t>(uint64_t{offset} << 32)));
 }
@@ -156,14 +163,34 @@ void Builder::call_kfunc(int32_t btf_id, int16_t btf_fd_index) {
 }
 void Builder::exit() { emit(make(op::JMP | op::EXIT)); }
 
-void Builder::emit(const Instruction& insn) { insns_.push_back(insn); }
+namespace {
+// goto, gotol and exit: the next instruction is reached only through a label.
+bool ends_flow(const Instruction& insn) {
+  return insn.code == (op::JMP | op::JA) || insn.code == (op::JMP32 | op::JA) || insn.code == (op::JMP | op::EXIT);
+}
+}  // namespace
+
+void Builder::emit(const Instruction& insn) {
+  if (!reachable()) return;
+  insns_.push_back(insn);
+  dead_ = ends_flow(insn);
+}
 
 void Builder::emit(const Instruction& insn, Label target, TargetField field, std::string origin) {
-  fixups_.push_back({insns_.size(), target, field, origin_or_index(origin, insns_.size())});
+  if (!reachable()) return;
+  origin = origin_or_index(origin, insns_.size());
+  if (target.id < labels_.size()) {
+    LabelInfo& l = labels_[target.id];
+    l.targeted = true;
+    if (l.bound_unreachable && jump_into_dropped_.empty()) jump_into_dropped_ = origin + " to '" + l.name + "'";
+  }
+  fixups_.push_back({insns_.size(), target, field, origin});
   insns_.push_back(insn);
+  dead_ = ends_flow(insn);
 }
 
 void Builder::annotate(std::string text) {
+  if (!reachable()) return;  // it would label the next code that is kept, which is not its own
   annotations_.push_back({insns_.size(), std::move(text)});
 }
 
@@ -180,6 +207,9 @@ Result<Program> Builder::finish(std::span<const int> map_fds) const {
       return make_error("label '" + l.name + "' defined twice", l.second_origin,
                         "first defined at " + l.origin + "; give each target its own label");
   }
+  if (!jump_into_dropped_.empty())
+    return make_error("jump into code dropped as unreachable", jump_into_dropped_,
+                      "bind the label where code reaches it, or bind it only after the jump to it");
   Program p{insns_, annotations_};
   // Slot index of each instruction (LD_IMM64 takes two), plus the end.
   std::vector<size_t> slot(insns_.size() + 1, 0);

@@ -3,6 +3,13 @@
 // finish(), which reports an undefined label, a label bound twice, a jump that does not fit
 // its field, an unknown map handle, or an instruction that no opcode-table row accepts.
 //
+// With drop_unreachable(), instructions that no path can reach are not kept: the kernel
+// verifier rejects a program holding any ("unreachable insn"), and code generators meet them
+// naturally (a branch on a constant, statements after an unconditional jump). Flow is tracked
+// as the code is written: after `goto`, `gotol` or `exit` nothing is reachable until a label
+// that an emitted jump targets is bound. A label bound while unreachable and targeted only
+// later (a backward jump into dropped code) is an error at finish().
+//
 //   Builder b;
 //   Label done = b.new_label("done");
 //   b.annotate("count.bt:1: @n = count()");
@@ -104,6 +111,11 @@ class Builder {
   void emit(const Instruction& insn);
   void emit(const Instruction& insn, Label target, TargetField field, std::string origin = {});
 
+  // From now on, instructions no path reaches are dropped (see the top of this file).
+  void drop_unreachable() { drop_unreachable_ = true; }
+  // Whether an instruction emitted now can be reached (always true without drop_unreachable).
+  bool reachable() const { return !(drop_unreachable_ && dead_); }
+
   // Source text for the instructions that follow (until the next annotate).
   void annotate(std::string text);
 
@@ -123,6 +135,8 @@ class Builder {
     std::optional<size_t> index;  // bound to this instruction
     std::string origin;           // where it was bound
     std::string second_origin;    // set when bound twice
+    bool targeted = false;        // an emitted instruction jumps or refers to it
+    bool bound_unreachable = false;  // bound where nothing reached (drop_unreachable)
   };
   struct Fixup {
     size_t index;
@@ -141,6 +155,9 @@ class Builder {
   std::vector<LabelInfo> labels_;
   std::vector<Fixup> fixups_;
   std::vector<MapFixup> map_fixups_;
+  bool drop_unreachable_ = false;
+  bool dead_ = false;                // the last instruction kept never falls through
+  std::string jump_into_dropped_;    // first jump to a label bound in dropped code
 };
 
 }  // namespace rawprobe::bpf

@@ -111,6 +111,15 @@ uint32_t ScriptState::lost_events_map() {
   return static_cast<uint32_t>(out_.lost_events_map);
 }
 
+uint32_t ScriptState::failed_updates_map() {
+  if (out_.failed_updates_map < 0) {
+    out_.failed_updates_map = static_cast<int>(out_.maps.size());
+    uint32_t counters = static_cast<uint32_t>(std::max<size_t>(program_.info.maps.size(), 1));
+    out_.maps.push_back(MapDef{".mapfail", BPF_MAP_TYPE_ARRAY, 4, 8 * counters, 1, 0, -1});
+  }
+  return static_cast<uint32_t>(out_.failed_updates_map);
+}
+
 uint32_t ScriptState::scratch_map(uint32_t size) {
   if (out_.scratch_map < 0) {
     out_.scratch_map = static_cast<int>(out_.maps.size());

@@ -37,6 +37,11 @@
 // refused (bpf_ringbuf_output or bpf_perf_event_output < 0); the runtime prints the growth as
 // "Lost N events".
 //
+// `.mapfail` (failed_updates_map), a one-entry array whose value holds one u64 per user map
+// (ProgramInfo::maps order): the bpf_map_update_elem calls on that map that failed, above all
+// on a hash map that already holds max_entries keys (E2BIG). The runtime warns at exit, so a
+// full map never loses keys silently.
+//
 // `elapsed` reads the u64 at offset 0 of the one-entry array map `start_time_map`: the
 // runtime must write CLOCK_MONOTONIC in nanoseconds there (bpf_ktime_get_ns() is that clock)
 // before attaching. Big printf records are built in `scratch_map`, a one-entry per-CPU array,
@@ -109,6 +114,7 @@ struct CompiledScript {
   int start_time_map = -1;          // index into maps, or -1 when no program reads `elapsed`
   int lost_events_map = -1;         // index into maps, or -1 when no program counts lost records
   int scratch_map = -1;             // index into maps, or -1 when no record needed it
+  int failed_updates_map = -1;      // index into maps, or -1 when no program updates a map
 };
 
 // A map or program name the kernel accepts (BPF_OBJ_NAME_LEN 16, [A-Za-z0-9_.]): "@start"

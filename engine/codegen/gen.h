@@ -81,6 +81,7 @@ class ScriptState {
   uint32_t events_map();                    // created on first use
   uint32_t start_time_map();                // created on first use
   uint32_t lost_events_map();               // created on first use
+  uint32_t failed_updates_map();            // created on first use
   uint32_t scratch_map(uint32_t size);      // grown to the largest record
   uint32_t zero_map(uint32_t size);         // an all-zero value, grown to the largest need
   uint64_t add_print_value(const Type& type);
@@ -189,6 +190,7 @@ class ProgramGen {
   void map_write(const lang::Expr& map, const lang::Expr& value);
   void map_write_int(const lang::Expr& map, Place key, const IntVal& v);
   void map_update(const lang::Expr& map, Place key, Place value);
+  void count_failed_update(const lang::Expr& map);  // after map_update_elem: r0 < 0 is counted
   void aggregate(const lang::Expr& map, const lang::Expr& call);
   void map_delete(const lang::Expr& map);
 

@@ -78,6 +78,20 @@ void ProgramGen::map_update(const Expr& map, Place key, Place value) {
   place_address(bpf::R3, value);
   b_.mov(bpf::R4, 0);  // BPF_ANY
   b_.call(bpf::Helper::map_update_elem);
+  count_failed_update(map);
+}
+
+void ProgramGen::count_failed_update(const Expr& map) {
+  // A hash map holding max_entries keys refuses a new one (E2BIG); bpftrace 0.17 says so only
+  // with -k, one line per failure. Count it, so the runtime can warn once at exit. Without a
+  // branch: a branch on r0 would be one more state for the verifier to explore per update,
+  // and a loop of 5000 count() inserts then exceeds its 8192 pending jumps ("The sequence of
+  // 8193 jumps is too complex"). So add r0 >> 63 (1 on an error, else 0), atomically, since
+  // programs on other CPUs add to the same u64. A one-entry array never refuses.
+  if (script_.layout(map.map_id).single_entry) return;
+  b_.alu(bpf::Op::Rsh, bpf::R0, 63);
+  b_.load_map_value(bpf::R1, bpf::MapHandle{script_.failed_updates_map()}, 8 * static_cast<uint32_t>(map.map_id));
+  b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R1, 0, bpf::R0);
 }
 
 void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v) {
@@ -203,6 +217,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.layout(map.map_id).slot_size)}, 0);
       b_.mov(bpf::R4, 0);
       b_.call(bpf::Helper::map_update_elem);
+      count_failed_update(map);
       lookup(map, key);
       b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);
     }

@@ -4,7 +4,7 @@
 //                                 func, the cookie, perf_event_output) after the first
 //                                 instruction (compile() retries with r6 when that happens)
 //   *(u64 *)(r10 -8) = 0          scratch variables that may be read before written
-//   if !(predicate) goto exit
+//   if !(predicate) goto exit       (code no path reaches is dropped: bpfasm/builder.h)
 //   ...statements...
 // exit:
 //   r0 = 0
@@ -50,7 +50,12 @@ void variables_in(const Expr& e, std::set<std::string>& out) {
 
 ProgramGen::ProgramGen(ScriptState& script, const lang::ProbeBlock& block, const ProgramTarget& target,
                        bpf::Builder& b, bool ctx_in_r6)
-    : script_(script), block_(block), target_(target), b_(b), regs_(frame_), ctx_in_r6_(ctx_in_r6) {}
+    : script_(script), block_(block), target_(target), b_(b), regs_(frame_), ctx_in_r6_(ctx_in_r6) {
+  // A constant condition (`if (1)`, `1 ? a : b`, `/0/`) or a statement after exit(), return,
+  // break or continue leaves code no path reaches, and the verifier rejects the whole program
+  // for it ("unreachable insn"); bpftrace 0.17 never runs such code either.
+  b_.drop_unreachable();
+}
 
 bool ProgramGen::is_user_probe() const {
   return probes::probe_type(target_.points.front()->kind).context.user_space;

@@ -20,6 +20,7 @@
 #include "engine/probes/usdt_semaphore.h"
 #include "engine/runtime/cpus.h"
 #include "engine/runtime/dispatcher.h"
+#include "engine/runtime/failed_updates.h"
 #include "engine/runtime/event_loop.h"
 #include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
@@ -258,6 +259,9 @@ int run_script(Options& options) {
   Status printed = dispatcher->print_all_maps();
   Status flushed = out.flush();
   attached->clear();
+  Result<std::vector<std::string>> failed = runtime::failed_update_warnings(script, checked.info, *maps);
+  if (!failed) return fail(failed.error());
+  for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
   for (const std::string& p : dispatcher->problems()) std::fprintf(stderr, "rawprobe: %s\n", p.c_str());
   if (!drained) return fail(drained.error());
   if (!printed) return fail(printed.error());

@@ -2,6 +2,9 @@
 // generate is no larger than bpftrace 0.17's for the same script. bpftrace -v names each
 // program's id before attaching it ("Program ID: N" then "Attaching PROBE"); bpftool reads its
 // xlated size while bpftrace runs; ours comes from BPF_OBJ_GET_INFO_BY_FD on the same kernel.
+// One difference is allowed, and counted in our own program: each map update that can fail
+// adds its failure to `.mapfail` (r0 >>= 63, a map value address, an atomic add: 4 slots),
+// where bpftrace 0.17 loses the key without a word.
 #include <signal.h>
 
 #include <regex>
@@ -56,6 +59,15 @@ std::map<std::string, size_t> bpftrace_sizes(const std::string& script, size_t p
   return sizes;
 }
 
+// Slots our program spends counting failed map updates (engine/codegen/gen_maps.cpp,
+// count_failed_update): 4 for each `r0 >>= 63`.
+size_t failed_update_slots(const std::vector<bpf::Insn>& xlated) {
+  size_t sites = 0;
+  for (const bpf::Insn& insn : xlated)
+    if (insn.code == (bpf::op::ALU64 | bpf::op::RSH | bpf::op::K) && insn.dst_reg == 0 && insn.imm == 63) ++sites;
+  return 4 * sites;
+}
+
 }  // namespace
 
 // These cases need what only the build host has (the dynamic build/rawprobe, the source
@@ -82,13 +94,16 @@ TEST_CASE("codegen: xlated instruction counts are no larger than bpftrace's for 
     ktest::Loaded l;
     err = ktest::load(c.script, l);
     REQUIRE_MESSAGE(err.empty(), err);
-    std::map<std::string, size_t> ours;
+    std::map<std::string, size_t> ours, counting;
     size_t points = 0;
     for (size_t i = 0; i < c.script.programs.size(); ++i) {
       const CompiledProgram& p = c.script.programs[i];
       auto info = sys::prog_info(l.progs[i].get());
       REQUIRE(info);
-      for (size_t index : p.points) ours[c.points[p.block][index].name] = info->xlated.size();
+      for (size_t index : p.points) {
+        ours[c.points[p.block][index].name] = info->xlated.size();
+        counting[c.points[p.block][index].name] = failed_update_slots(info->xlated);
+      }
       points += p.points.size();
     }
     auto theirs = bpftrace_sizes(c.source->text(), points);
@@ -99,8 +114,9 @@ TEST_CASE("codegen: xlated instruction counts are no larger than bpftrace's for 
     for (const auto& [probe, size] : theirs) {
       CAPTURE(probe);
       if (!ours.count(probe)) continue;  // bpftrace's own BEGIN/END helpers
-      MESSAGE(std::string(name) << " " << probe << ": rawprobe " << ours[probe] << ", bpftrace " << size);
-      CHECK(ours[probe] <= size);
+      MESSAGE(std::string(name) << " " << probe << ": rawprobe " << ours[probe] << " (" << counting[probe]
+                                << " counting failed updates), bpftrace " << size);
+      CHECK(ours[probe] - counting[probe] <= size);
     }
   }
 }
