@@ -24,12 +24,6 @@ constexpr const char* kMountedLine =
     "/sys/kernel/tracing undoes it)\n";
 constexpr const char* kMarker = "=== next run ===";
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // `commands` (shell text, run one after another with a marker line between them on both
 // streams) in a private mount namespace where tracefs and debugfs are unmounted first.
 RunResult run_bare(const std::vector<std::string>& commands, int seconds = 120) {
@@ -57,13 +51,6 @@ std::vector<std::string> runs_of(const std::string& text) {
   }
 }
 
-std::string source_root() {
-  std::string exe = rawprobe_path();
-  std::string dir = exe.substr(0, exe.rfind('/')) + "/..";
-  char real[PATH_MAX];
-  return realpath(dir.c_str(), real) ? real : dir;
-}
-
 // The read_rand command of `make demo` (mk/demo.mk), with this build's paths: the test runs
 // what a new user's first `make demo` runs.
 std::string demo_read_rand_command() {
@@ -73,7 +60,7 @@ std::string demo_read_rand_command() {
     if (line.find("@$(BUILD)/rawprobe -c $(DEMO_RR)") != std::string::npos) found = line;
   REQUIRE_MESSAGE(!found.empty(), "mk/demo.mk has no read_rand command");
   found = found.substr(found.find('@') + 1);
-  std::string build = rawprobe_path().substr(0, rawprobe_path().rfind('/'));
+  std::string build = build_dir();
   for (auto [var, value] : std::vector<std::pair<std::string, std::string>>{
            {"$(DEMO_RR)", build + "/samples/read_rand"}, {"$(BUILD)", build}}) {
     for (size_t at = found.find(var); at != std::string::npos; at = found.find(var))
@@ -112,7 +99,7 @@ TEST_CASE("bare machine: make demo's read_rand command mounts tracefs once and p
   bool host_before = host_tracefs_mounted();
   std::string demo = demo_read_rand_command();
   std::string open_read = sample("open_read");
-  std::string one_liner = rawprobe_path() + " -c " + quoted(open_read + " 3") +
+  std::string one_liner = rawprobe_path() + " -c " + shell_quote(open_read + " 3") +
                           " -e 'tracepoint:syscalls:sys_enter_openat /comm == \"open_read\" && "
                           "str(args->filename) == \"/proc/self/exe\"/ { @opens = count(); }'";
   RunResult r = run_bare({demo, demo, one_liner, "mountpoint /sys/kernel/tracing"});
@@ -171,7 +158,7 @@ TEST_CASE("bare machine: every entry point that reads tracefs mounts it (-l, -lv
 TEST_CASE("bare machine without the privilege to mount: one error, saying why, and no cascade") {
   // A user namespace: root inside it, but tracefs cannot be mounted from there (EPERM).
   std::string script = "tracepoint:syscalls:sys_exit_read /comm == \"x\"/ { @ret[tid] = args->ret; } END { print(@ret); }";
-  RunResult r = run_bare({"unshare --user --map-root-user " + rawprobe_path() + " -e " + quoted(script)});
+  RunResult r = run_bare({"unshare --user --map-root-user " + rawprobe_path() + " -e " + shell_quote(script)});
   CHECK(r.status == 1);
   CHECK(r.out == "");
   CHECK(r.err ==

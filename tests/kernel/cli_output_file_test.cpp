@@ -17,13 +17,6 @@ namespace {
 
 constexpr const char* kScript = "BEGIN { printf(\"x\\n\"); exit(); }";
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct TempDir {
   std::string path;
   TempDir() {
@@ -47,7 +40,7 @@ TEST_CASE("-o refuses a symbolic link planted at the path and leaves its target 
   CHECK(r.out == "");
   CHECK(r.err == "rawprobe: open the output file '" + link + "': open: ELOOP (Too many levels of symbolic links)\n"
                  "hint: it is a symbolic link, which -o does not follow: give the path of the file itself\n");
-  CHECK(read_all(victim) == "keep\n");
+  CHECK(read_file(victim) == "keep\n");
 }
 
 TEST_CASE("-o refuses a directory and names a file to give instead") {
@@ -71,8 +64,8 @@ TEST_CASE("-o creates the file with 0644 less the caller's umask and writes the 
   RunResult bt = run({"bpftrace", "-o", oracle, "-e", kScript});
   REQUIRE_MESSAGE(bt.status == 0, bt.err);
   CHECK(r.out == bt.out);
-  CHECK(read_all(out) == read_all(oracle));
-  CHECK(read_all(out).rfind("Attaching 1 probe...\nx\n", 0) == 0);
+  CHECK(read_file(out) == read_file(oracle));
+  CHECK(read_file(out).rfind("Attaching 1 probe...\nx\n", 0) == 0);
 }
 
 TEST_SUITE_END();

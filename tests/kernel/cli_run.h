@@ -32,6 +32,31 @@ inline std::string rawprobe_path() {
 
 inline std::string sample(const std::string& name) { return sys::ktest::sample_path(name); }
 
+// The directory holding this build's rawprobe, and the source tree above it.
+inline std::string build_dir() {
+  std::string exe = rawprobe_path();
+  return exe.substr(0, exe.rfind('/'));
+}
+inline std::string source_root() {
+  char real[PATH_MAX];
+  std::string dir = build_dir() + "/..";
+  return realpath(dir.c_str(), real) ? real : dir;
+}
+
+// A whole file as text ("" when it cannot be read).
+inline std::string read_file(const std::string& path) {
+  std::string text;
+  sys::read_text_file(path, text);
+  return text;
+}
+
+// `s` as one word for sh -c: single-quoted, each ' written as '\''.
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 // A sanitizer's report in a child's output (`make asan` builds rawprobe with ASan and UBSan).
 // ASan's reports also go to files there (log_path), but UBSan's ignore log_path when it runs
 // inside ASan's runtime, and a finding may exit with the very status an error-path test expects.

@@ -11,19 +11,15 @@
 #include <sstream>
 
 #include "engine/sys/bpf_info.h"
+#include "tests/kernel/cli_run.h"
 #include "tests/kernel/codegen_test_support.h"
 #include "tests/unit/arch_oracle.h"
 
 using namespace rawprobe;
 using namespace rawprobe::codegen;
+using rawprobe::cli_test::shell_quote;
 
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // probe name -> bpftrace's xlated instruction count, for every program it attached.
 std::map<std::string, size_t> bpftrace_sizes(const std::string& script, size_t points) {

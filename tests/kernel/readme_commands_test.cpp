@@ -17,23 +17,6 @@ using namespace rawprobe::cli_test;
 
 namespace {
 
-std::string build_dir() {
-  std::string exe = rawprobe_path();
-  return exe.substr(0, exe.rfind('/'));
-}
-std::string source_root() {
-  char real[PATH_MAX];
-  std::string dir = build_dir() + "/..";
-  return realpath(dir.c_str(), real) ? real : dir;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The README's commands name the seed's paths (/tmp/fun, /tmp/usdt_hello...): the build's
 // samples go there, replaced by rename so a program running from the old file is not hit.
 void install_sample(const std::string& name, const std::string& as) {
