@@ -142,11 +142,4 @@ Status explain_probe(std::string_view text, const ExplainOptions& options, FILE*
   return provider_for(spec.kind).explain(spec, options, out);
 }
 
-int run_explain(std::string_view spec, const ExplainOptions& options, FILE* out) {
-  Status st = explain_probe(spec, options, out);
-  if (st) return 0;
-  std::fprintf(stderr, "rawprobe: %s\n", st.error().message().c_str());
-  return 1;
-}
-
 }  // namespace rawprobe::probes

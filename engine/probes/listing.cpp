@@ -154,11 +154,4 @@ Status list_probes(const ListOptions& options, FILE* out) {
   return make_error("no probes match", options.pattern, hint);
 }
 
-int run_list(const ListOptions& options, FILE* out) {
-  Status st = list_probes(options, out);
-  if (st) return 0;
-  std::fprintf(stderr, "rawprobe: %s\n", st.error().message().c_str());
-  return 1;
-}
-
 }  // namespace rawprobe::probes
