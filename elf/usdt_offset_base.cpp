@@ -23,24 +23,24 @@ std::string reg_alias(std::string_view text, const arch::OffsetBaseSyntax& synta
   return std::string(text);
 }
 
-std::string reg(std::string_view text, const arch::Table& table, UsdtReg& out) {
-  if (trim(text).empty()) return "missing register";
+Status reg(std::string_view text, const arch::Table& table, UsdtReg& out) {
+  if (trim(text).empty()) return make_error("missing register");
   return resolve_reg(reg_alias(text, table.offset_base), table, out);
 }
 
 }  // namespace
 
-std::string parse_offset_base(Operand op, const arch::Table& table, UsdtArg& arg) {
+Status parse_offset_base(Operand op, const arch::Table& table, UsdtArg& arg) {
   const arch::OffsetBaseSyntax& syntax = table.offset_base;
   if (table.usdt_syntax != arch::UsdtSyntax::OffsetBase)
-    return "no USDT operand parser for " + std::string(table.name);
+    return make_error("no USDT operand parser for " + std::string(table.name));
 
   if (size_t open = op.find('('); open != std::string_view::npos) {
-    if (op.back() != ')') return "expected ')' at the end of '" + std::string(op) + "'";
+    if (op.back() != ')') return make_error("expected ')' at the end of '" + std::string(op) + "'");
     std::string_view off = trim(op.substr(0, open));
     if (!off.empty()) {
       auto n = parse_int(off);
-      if (!n) return "bad offset '" + std::string(off) + "'";
+      if (!n) return make_error("bad offset '" + std::string(off) + "'");
       arg.offset = *n;
     }
     std::string_view inner = op.substr(open + 1, op.size() - open - 2);
@@ -49,15 +49,15 @@ std::string parse_offset_base(Operand op, const arch::Table& table, UsdtArg& arg
       arg.kind = UsdtArgKind::Memory;
       return reg(inner, table, arg.base);
     }
-    if (!syntax.index_base) return "unexpected ',' in '" + std::string(op) + "'";
+    if (!syntax.index_base) return make_error("unexpected ',' in '" + std::string(op) + "'");
     arg.kind = UsdtArgKind::Indexed;
-    if (std::string why = reg(inner.substr(0, comma), table, arg.index); !why.empty()) return why;
+    if (Status st = reg(inner.substr(0, comma), table, arg.index); !st) return st;
     return reg(inner.substr(comma + 1), table, arg.base);
   }
   if (syntax.base_comma_offset) {
     if (size_t comma = op.find(','); comma != std::string_view::npos) {
       auto n = parse_int(op.substr(comma + 1));
-      if (!n) return "bad offset in '" + std::string(op) + "'";
+      if (!n) return make_error("bad offset in '" + std::string(op) + "'");
       arg.kind = UsdtArgKind::Memory;
       arg.offset = *n;
       return reg(op.substr(0, comma), table, arg.base);
@@ -65,7 +65,7 @@ std::string parse_offset_base(Operand op, const arch::Table& table, UsdtArg& arg
   }
   if (syntax.numbered_registers && op[0] == 'i') {
     auto n = parse_int(op.substr(1));
-    if (!n) return "bad constant '" + std::string(op) + "'";
+    if (!n) return make_error("bad constant '" + std::string(op) + "'");
     arg.kind = UsdtArgKind::Constant;
     arg.constant = *n;
     return {};
