@@ -180,16 +180,13 @@ int run_script(Options& options) {
   copts.attach.mode = options.attach_mode;
   copts.attach.semaphore_pid = ctx.pid;
   Result<codegen::CompiledScript> compiled = codegen::compile(checked, *points, copts);
-  if (!compiled) {
-    const Error& e = compiled.error();
-    return e.detail.empty() ? fail(e) : fail_text(e.what + "\n" + e.detail);
-  }
+  if (!compiled) return exit_status(compiled.error(), &src);
   const codegen::CompiledScript& script = *compiled;
 
   Result<runtime::ScriptMaps> maps = runtime::ScriptMaps::create(script, checked.info, *ncpus);
   if (!maps) return fail(maps.error());
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
-  if (!loaded) return fail_text(loaded.error().what);
+  if (!loaded) return fail(loaded.error());
 
   for (DumpKind k : options.dumps)
     if (k != DumpKind::Ast)
