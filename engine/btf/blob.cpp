@@ -1,6 +1,7 @@
 #include "engine/btf/blob.h"
 
 #include <cstring>
+#include <optional>
 
 namespace rawprobe::btf {
 
@@ -71,7 +72,7 @@ Result<std::unique_ptr<Blob>> Blob::parse(std::string bytes, std::string origin,
 
   if (Status s = blob->index_types(); !s) return s.error();
   for (uint32_t id = blob->first_id_; id < blob->end_id(); ++id)
-    if (Status s = blob->check_record(blob->record(id)); !s) return s.error();
+    if (Status s = blob->check_record(blob->own_record(id)); !s) return s.error();
   return blob;
 }
 
@@ -108,8 +109,12 @@ Status Blob::index_types() {
 Record Blob::record(uint32_t id) const {
   const Blob* b = this;
   while (id < b->first_id_ && b->base_) b = b->base_;
-  uint32_t off = b->offsets_[id - b->first_id_];
-  const auto* head = reinterpret_cast<const uint8_t*>(b->bytes_.data()) + b->types_start_ + off;
+  return b->own_record(id);
+}
+
+Record Blob::own_record(uint32_t id) const {
+  uint32_t off = offsets_[id - first_id_];
+  const auto* head = reinterpret_cast<const uint8_t*>(bytes_.data()) + types_start_ + off;
   uint32_t words[3];
   std::memcpy(words, head, sizeof words);
   Record r;
@@ -148,20 +153,26 @@ Error Blob::error_at(uint32_t id, std::string what) const {
 }
 
 Status Blob::check_record(const Record& r) const {
-  std::string bad;
+  // The visitors only note the first bad field, so they inline; the message is built after
+  // (this loop runs over every record of vmlinux at each start).
+  const uint32_t strings_end = string_end(), ids_end = end_id();
+  int64_t bad_name = -2;
+  uint32_t bad_offset = 0;
   for_each_name(r, [&](uint32_t off, int64_t index, const uint8_t*) {
-    if (bad.empty() && off >= string_end())
-      bad = (index < 0 ? std::string("name") : "name of element " + std::to_string(index)) +
-            " offset " + hex(off) + " is past the strings (" + hex(string_end()) + ")";
+    if (off >= strings_end && bad_name == -2) bad_name = index, bad_offset = off;
   });
-  if (!bad.empty()) return error_at(r.id, bad);
+  if (bad_name != -2)
+    return error_at(r.id, (bad_name < 0 ? std::string("name") : "name of element " + std::to_string(bad_name)) +
+                              " offset " + hex(bad_offset) + " is past the strings (" + hex(strings_end) + ")");
+  std::optional<TypeRef> bad_ref;
   for_each_type_ref(r, [&](const TypeRef& ref) {
-    if (bad.empty() && ref.id >= end_id())
-      bad = std::string(ref.field) + (ref.index < 0 ? "" : " " + std::to_string(ref.index)) +
-            " refers to type id " + std::to_string(ref.id) + ", past the last id " +
-            std::to_string(end_id() - 1);
+    if (ref.id >= ids_end && !bad_ref) bad_ref = ref;
   });
-  if (!bad.empty()) return error_at(r.id, bad);
+  if (bad_ref)
+    return error_at(r.id, std::string(bad_ref->field) +
+                              (bad_ref->index < 0 ? "" : " " + std::to_string(bad_ref->index)) +
+                              " refers to type id " + std::to_string(bad_ref->id) + ", past the last id " +
+                              std::to_string(ids_end - 1));
   switch (r.kind) {
     case Kind::Int: {
       uint32_t w = r.word(0);

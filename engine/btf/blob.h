@@ -46,6 +46,7 @@ class Blob {
  private:
   Blob() = default;
   Status index_types();
+  Record own_record(uint32_t id) const;  // id in [first_id_, end_id())
   Status check_record(const Record& r) const;
   Error error_at(uint32_t id, std::string what) const;
 

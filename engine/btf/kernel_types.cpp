@@ -109,7 +109,7 @@ Result<KernelTypes> KernelTypes::from_blobs(NamedBlob vmlinux, std::vector<Named
   auto state = std::make_unique<State>();
   Result<std::unique_ptr<Blob>> blob = Blob::parse(std::move(vmlinux.bytes), vmlinux.name);
   if (!blob) return blob.error();
-  state->vmlinux.name = vmlinux.name;
+  state->vmlinux.name = "vmlinux";  // what KernelFunction::module and `module` filters say
   state->vmlinux.blob = std::move(*blob);
   for (NamedBlob& m : modules) {
     Source s;
@@ -138,7 +138,6 @@ Result<KernelTypes> KernelTypes::open() {
   Result<KernelTypes> kernel = from_blobs({dir + "/vmlinux", std::move(*bytes)}, std::move(none));
   if (!kernel) return kernel;
   State& s = *kernel->state_;
-  s.vmlinux.name = "vmlinux";
   for (std::string& name : module_btf_names(dir)) {
     Source m;
     m.name = name;
@@ -165,26 +164,35 @@ CTypeRef KernelTypes::find(CKind tag, std::string_view name) {
   return type ? *type : nullptr;
 }
 
-Result<CTypeRef> KernelTypes::function_prototype(std::string_view name, std::string_view module) {
+Result<KernelFunction> KernelTypes::function(std::string_view name, std::string_view module) {
   State& s = *state_;
-  std::optional<Result<CTypeRef>> found;
+  std::optional<Result<KernelFunction>> found;
   s.search(
       [&](Source& src) {
         std::optional<uint32_t> id = src.names->find(CKind::Function, name);
         if (!id) return false;
         Record func = src.blob->record(*id);
         const Blob& owner = owner_of(*src.blob, func.size_or_type);
-        if (func.size_or_type == 0 || owner.record(func.size_or_type).kind != Kind::FuncProto)
+        if (func.size_or_type == 0 || owner.record(func.size_or_type).kind != Kind::FuncProto) {
           found = make_error("read BTF: " + src.blob->describe(*id) + " does not refer to a FUNC_PROTO",
                              src.blob->origin());
-        else
-          found = s.materializer->type(*src.blob, func.size_or_type);
+        } else if (Result<CTypeRef> proto = s.materializer->type(*src.blob, func.size_or_type); !proto) {
+          found = proto.error();
+        } else {
+          found = KernelFunction{*id, src.name, *proto};
+        }
         return true;
       },
       module);
   if (found) return std::move(*found);
   if (!module.empty()) return s.not_found("function ", std::string(name) + " of module " + std::string(module));
   return s.not_found("function ", name);
+}
+
+Result<CTypeRef> KernelTypes::function_prototype(std::string_view name, std::string_view module) {
+  Result<KernelFunction> f = function(name, module);
+  if (!f) return f.error();
+  return f->prototype;
 }
 
 Result<Enumerator> KernelTypes::enumerator(std::string_view name) {

@@ -7,6 +7,7 @@
 //   ctypes::TypeSource& types = *kernel;          // find(CKind::Struct, "task_struct"), ...
 //   Result<ctypes::CTypeRef> f = kernel->function_prototype("vfs_read");  // CKind::Function
 //   Result<btf::Enumerator> e = kernel->enumerator("TCP_ESTABLISHED");    // value, enum type
+//   Result<btf::KernelFunction> k = kernel->function("vfs_read");         // + BTF id, module
 //
 // Lazy: open() reads and checks vmlinux only and lists the modules. A module is read the
 // first time a lookup misses in vmlinux. Names are indexed on the first lookup, and C types
@@ -29,8 +30,18 @@
 namespace rawprobe::btf {
 
 struct Enumerator {
-  int64_t value = 0;                 // as C reads it: sign-extended for a signed enum
+  int64_t value = 0;                 // sign-extended for a signed enum; an unsigned 64-bit
+                                     // value above INT64_MAX keeps its bits
   ctypes::CTypeRef type = nullptr;   // the enum that declares it
+};
+
+// A kernel function as fentry/fexit attach to it: BPF_PROG_LOAD's attach_btf_id is `btf_id`
+// (an id of vmlinux, or of the module's split BTF, whose ids continue vmlinux's), and a module
+// function also needs the module's BTF object (attach_btf_obj_fd).
+struct KernelFunction {
+  uint32_t btf_id = 0;                    // the FUNC's type id
+  std::string module;                     // "vmlinux" or the module's name
+  ctypes::CTypeRef prototype = nullptr;   // CKind::Function, with parameter names
 };
 
 // A BTF blob given by name, for tests and tools that do not read /sys/kernel/btf.
@@ -59,6 +70,8 @@ class KernelTypes final : public ctypes::TypeSource {
   // with the return type and the named parameters. With `module`, only that module's BTF
   // (or "vmlinux") is searched.
   Result<ctypes::CTypeRef> function_prototype(std::string_view name, std::string_view module = {});
+  // The same with the FUNC's BTF id and the blob that has it.
+  Result<KernelFunction> function(std::string_view name, std::string_view module = {});
 
   // An enumerator of any enum, by name.
   Result<Enumerator> enumerator(std::string_view name);

@@ -112,6 +112,10 @@ TEST_CASE("btf module: split BTF made by pahole against this kernel matches bpft
   REQUIRE(proto.ok());
   CHECK(compare.diff(func->num("type_id"), *proto, 3) == "");
   CHECK(ctypes::spell(*proto) == "int (rawprobe_stats_t *, enum rawprobe_mod_state)");
+  Result<btf::KernelFunction> k = kt->function("rawprobe_mod_func");
+  REQUIRE(k.ok());
+  CHECK(k->btf_id == func->id);
+  CHECK(k->module == "rawprobe_mod");
 }
 
 TEST_CASE("btf module: every module the kernel publishes") {

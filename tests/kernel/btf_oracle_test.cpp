@@ -161,6 +161,10 @@ TEST_CASE("btf oracle: function prototypes with parameter names and types") {
   CHECK(compare().diff(proto->id, *f, 3) == "");
   REQUIRE((*f)->params.size() == proto->members.size());
   for (size_t i = 0; i < proto->members.size(); ++i) CHECK((*f)->params[i].name == proto->members[i].name);
+  Result<btf::KernelFunction> k = kernel().function("vfs_read");
+  REQUIRE(k.ok());
+  CHECK(k->btf_id == vfs_read.id);  // what fentry's attach_btf_id will be
+  CHECK(k->module == "vmlinux");
 
   // And a spread of every function bpftool lists: every 97th, each first of its name.
   std::set<std::string> seen;

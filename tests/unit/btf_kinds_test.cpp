@@ -179,7 +179,7 @@ TEST_CASE("btf: forward declarations, self-reference, prototypes and the kinds t
   uint32_t node_ptr = b.add_ref(BTF_KIND_PTR, node);
   std::vector<BtfBuilder::Param> params = {{"head", node_ptr}, {"limit", i32}};
   uint32_t proto = b.add_proto(i32, params);
-  b.add_func("walk", proto);
+  uint32_t walk_id = b.add_func("walk", proto);
   uint32_t vproto = b.add_proto(0, {{"fmt", fwd_ptr}, {"", 0}});
   b.add_func("log", vproto, BTF_FUNC_STATIC);
   uint32_t var = b.add_var("counter", i32);
@@ -205,6 +205,12 @@ TEST_CASE("btf: forward declarations, self-reference, prototypes and the kinds t
   CHECK((*walk)->params[1].name == params[1].name);
   CHECK_FALSE((*walk)->is_variadic);
   CHECK(ctypes::spell(*walk) == "int (struct node *, int)");
+
+  Result<btf::KernelFunction> walk_fn = kt.function("walk");
+  REQUIRE(walk_fn.ok());
+  CHECK(walk_fn->btf_id == walk_id);
+  CHECK(walk_fn->module == "vmlinux");
+  CHECK(walk_fn->prototype == *walk);
 
   Result<CTypeRef> log = kt.function_prototype("log");
   REQUIRE(log.ok());

@@ -28,7 +28,7 @@ TEST_CASE("btf split: module types continue vmlinux's ids and strings, and forwa
   uint32_t state = mod.add_record(BTF_KIND_STRUCT, "mod_state", 16, members);
   uint32_t state_ptr = mod.add_ref(BTF_KIND_PTR, state);
   uint32_t proto = mod.add_proto(i32, {{"st", state_ptr}});
-  mod.add_func("mod_func", proto);
+  uint32_t mod_func = mod.add_func("mod_func", proto);
   mod.add_enum("mod_mode", 4, false, {{"MOD_ON", 3}});
   CHECK(state > base.last_id());
 
@@ -71,6 +71,10 @@ TEST_CASE("btf split: module types continue vmlinux's ids and strings, and forwa
   CHECK(ctypes::spell(*f) == "int (struct mod_state *)");
   CHECK((*f)->params[0].name == "st");
   CHECK_FALSE(kt->function_prototype("mod_func", "vmlinux").ok());
+  Result<btf::KernelFunction> fn = kt->function("mod_func");
+  REQUIRE(fn.ok());
+  CHECK(fn->btf_id == mod_func);  // an id of the module's split BTF, after vmlinux's
+  CHECK(fn->module == "mymod");
 
   Result<btf::Enumerator> on = kt->enumerator("MOD_ON");
   REQUIRE(on.ok());
