@@ -10,9 +10,10 @@
 //   Result<btf::KernelFunction> k = kernel->function("vfs_read");         // + BTF id, module
 //
 // Lazy: open() reads and checks vmlinux only and lists the modules. A module is read the
-// first time a lookup misses in vmlinux. Names are indexed on the first lookup, and C types
-// are made only for what lookups return and what those types reach, once each; the returned
-// CTypeRefs live as long as the KernelTypes (moving it keeps them valid).
+// first time a lookup misses in vmlinux. Names are indexed per kind on the first lookup of
+// that kind, and C types are made only for what lookups return and what those types reach,
+// once each; the returned CTypeRefs live as long as the KernelTypes (moving it keeps them
+// valid). Lookups fill these caches, so one KernelTypes is for one thread at a time.
 //
 // Lookups search vmlinux first, then modules in name order. A forward declaration becomes the
 // full struct or union of that name from vmlinux, its own module or another module, or stays

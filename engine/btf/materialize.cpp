@@ -58,13 +58,11 @@ Result<CTypeRef> Materializer::type(const Blob& blob, uint32_t id) {
     filled = fill_record(p);
   }
   if (top && filled) return top;
+  // (The `building` marks need no reset: build() clears its own on every return.)
   for (const TypeId& t : made_this_call_) {
-    Slots& s = slots(*t.blob);
-    s.types[t.id - t.blob->first_id()] = nullptr;
-    s.building[t.id - t.blob->first_id()] = 0;
+    slots(*t.blob).types[t.id - t.blob->first_id()] = nullptr;
     --materialized_;
   }
-  for (auto& [blob_ptr, s] : slots_) std::fill(s.building.begin(), s.building.end(), 0);
   pending_.clear();
   return top ? filled.error() : top.error();
 }
