@@ -229,7 +229,8 @@ class ProgramGen {
   void time_call(const lang::Expr& e);
   void exit_call(const lang::Expr& e);
   // count_loss: a ring buffer's refused record adds 1 to `.lost` (compiled_script.h).
-  void output_event(Place record, uint32_t size, bool count_loss = true);
+  // ringbuf_flags: BPF_RB_FORCE_WAKEUP for a record user space must act on at once.
+  void output_event(Place record, uint32_t size, bool count_loss = true, int32_t ringbuf_flags = 0);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);
   void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user);
 

@@ -131,13 +131,13 @@ void ProgramGen::str_into(const Expr& e, uint32_t slot, Place dst) {
   release(len);
 }
 
-void ProgramGen::output_event(Place record, uint32_t size, bool count_loss) {
+void ProgramGen::output_event(Place record, uint32_t size, bool count_loss, int32_t ringbuf_flags) {
   uint32_t events = script_.events_map();
   if (script_.options().ringbuf) {
     b_.load_map_fd(bpf::R1, bpf::MapHandle{events});
     place_address(bpf::R2, record);
     b_.mov(bpf::R3, static_cast<int32_t>(size));
-    b_.mov(bpf::R4, 0);
+    b_.mov(bpf::R4, ringbuf_flags);
     b_.call(Helper::ringbuf_output);
   } else {
     place_address(bpf::R4, record);

@@ -128,7 +128,9 @@ void ProgramGen::announce_process(int32_t tgid_slot) {
   store_int(IntVal::constant(static_cast<int64_t>(kAsyncNewPid)), 8, rec);
   b_.load(Size::DW, bpf::R1, bpf::R10, static_cast<int16_t>(tgid_slot));
   b_.store(Size::DW, bpf::R10, static_cast<int16_t>(rec.off + 8), bpf::R1);
-  output_event(rec, 16);
+  // Woken at once rather than when the reader next catches up: the process may be about to
+  // exit, and its mappings go with it.
+  output_event(rec, 16, true, BPF_RB_FORCE_WAKEUP);
   b_.bind(done);
 }
 
