@@ -106,7 +106,8 @@ void Checker::call_address(Expr& e) {
     address = symbols::UserSymbols::symbol_address(path, symbol);
   }
   if (!address) {
-    error(e.span, e.name + "(\"" + name + "\"): " + address.error().message());
+    const Error& err = address.error();
+    error(e.span, e.name + "(\"" + name + "\"): " + err.what + " '" + err.object + "': " + err.hint);
     return;
   }
   e.int_value = *address;
