@@ -106,7 +106,7 @@ Process quiet(const std::string& command) { return Process({"sh", "-c", "exec " 
 
 TEST_CASE("ustack at a uprobe of bar: frames in the order objdump's calls give, named as nm names them") {
   const std::string fun = sample("fun");
-  RunResult r = run_rawprobe({"-c", "sh -c 'exec " + fun + " 3000 >/dev/null'", "-e",
+  RunResult r = run_rawprobe({"-c", "sh -c 'exec " + fun + " 20000 >/dev/null'", "-e",
                               "uprobe:" + fun + ":bar { @[ustack] = count(); }"});
   INFO(r.out, r.err);
   REQUIRE(r.status == 0);
@@ -225,7 +225,7 @@ TEST_CASE("profile:hz:99 names the CPU-bound sample's hot function first by coun
 TEST_CASE("-f folded: one 'frames count' line per stack, root first, counts from the sample's own report") {
   const std::string fun = sample("fun");
   // The sample's "I'm bar" lines are not the tracer's: sent away.
-  RunResult r = run_rawprobe({"-f", "folded", "-c", "sh -c 'exec " + fun + " 3000 >/dev/null'", "-e",
+  RunResult r = run_rawprobe({"-f", "folded", "-c", "sh -c 'exec " + fun + " 20000 >/dev/null'", "-e",
                               "uprobe:" + fun + ":bar { @[ustack] = count(); }"});
   INFO(r.out, r.err);
   REQUIRE(r.status == 0);
