@@ -9,6 +9,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "engine/metrics/listen_address.h"
+#include "engine/metrics/map_metrics.h"
 #include "engine/sys/tracefs.h"
 
 namespace rawprobe::driver {
@@ -66,7 +68,10 @@ struct Parser {
       case 'f':
         if (value == "text") opt.format = OutputFormat::Text;
         else if (value == "json") opt.format = OutputFormat::Json;
-        else return usage_error("unknown output format '" + value + "' for -f", "use -f text or -f json");
+        else if (value == "openmetrics") opt.format = OutputFormat::OpenMetrics;
+        else if (value == "prometheus") opt.format = OutputFormat::Prometheus;
+        else return usage_error("unknown output format '" + value + "' for -f",
+                                "use -f text, json, openmetrics or prometheus");
         return {};
       case 'q': opt.quiet = true; return {};
       case 'v': opt.verbose = true; return {};
@@ -129,6 +134,20 @@ struct Parser {
                            "the kernel's limit for a kretprobe's maxactive is " +
                                std::to_string(sys::DynamicEvent::kMaxActiveLimit));
       opt.kretprobe_maxactive = uint32_t(v);
+      return {};
+    }
+    if (name == "metrics") {
+      if (Status s = need_value(); !s) return s;
+      if (Result<metrics::ListenAddress> a = metrics::parse_listen_address(value); !a) return a.error();
+      opt.metrics_address = value;
+      return {};
+    }
+    if (name == "metrics-prefix") {
+      if (Status s = need_value(); !s) return s;
+      if (!metrics::is_metric_name(value))
+        return usage_error("--metrics-prefix '" + value + "' is not a metric name",
+                           "use letters, digits, '_' and ':', not starting with a digit, e.g. --metrics-prefix=web_probe");
+      opt.metrics_prefix = value;
       return {};
     }
     if (name == "event-buffer") {
@@ -274,7 +293,12 @@ std::string usage_text() {
          "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"
          "  -o FILE              write the output to FILE\n"
          "  -q                   quiet: no \"Attaching N probes...\" line\n"
-         "  -f text|json         output format (json: bpftrace's NDJSON records)\n"
+         "  -f FORMAT            output format: text, json (bpftrace's NDJSON records),\n"
+         "                       openmetrics or prometheus (maps as a metrics exposition;\n"
+         "                       with -o FILE each one replaces FILE whole)\n"
+         "  --metrics ADDR       serve the maps as Prometheus metrics at http://ADDR/metrics\n"
+         "                       while running (ADDR: 127.0.0.1:9435, [::]:9435, ...)\n"
+         "  --metrics-prefix=P   metric names start with P_ (default rawprobe)\n"
          "  -d                   same as --dump=bpf\n"
          "  --dump=KIND          print, then stop without attaching (like bpftrace -d):\n"
          "                       ast, bpf (generated BPF with source lines), xlated (the\n"
