@@ -14,6 +14,7 @@
 #include "engine/driver/release.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/lang/frontend.h"
+#include "engine/lang/map_layout.h"
 #include "engine/metrics/metrics_run.h"
 #include "engine/probes/begin_end.h"
 #include "engine/probes/tracepoint.h"
@@ -152,6 +153,7 @@ int run_script(Options& options) {
     metrics_run = metrics::MetricsRun::start(
         {options.metrics_address, options.metrics_prefix, options.format, options.output_file}, checked, src);
   if (!metrics_run) return fail(metrics_run.error());
+  if (*metrics_run) lang::keep_hist_sums(front.program.info);
 
   // The process first: its pid filters uprobes and resolves library names.
   std::optional<runtime::Tracee> tracee;

@@ -76,6 +76,7 @@ void append_histograms(ExpositionWriter& w, const MapDesc& desc, const MapEntrie
     }
     w.sample("_bucket", text, "le=\"+Inf\"", totals[i].bits);
     w.sample("_count", text, "", totals[i].bits);
+    if (desc.hist_sum) w.sample("_sum", text, "", totals[i].total);
   }
 }
 

@@ -15,7 +15,7 @@ uint32_t map_key_size(const MapDesc& map) { return layout_of(map.key).size; }
 
 // Output decodes the value type the runtime hands it (a text value replaces point ids), so
 // the slot comes from that type by the layout's own rule.
-uint32_t map_slot_size(const MapDesc& map) { return value_slot_size(map.value, map.lhist); }
+uint32_t map_slot_size(const MapDesc& map) { return value_slot_size(map.value, map.lhist) + (map.hist_sum ? 8 : 0); }
 
 uint32_t map_stride(const MapDesc& map) { return map.ncpus > 1 ? per_cpu_stride(map_slot_size(map)) : map_slot_size(map); }
 

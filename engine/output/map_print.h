@@ -31,6 +31,7 @@ struct MapDesc {
   Type value;                  // Integer, String, Tuple, or Count/Sum/Min/Max/Avg/Stats/Hist/LHist
   uint32_t ncpus = 1;          // per-CPU maps: the number of possible CPUs
   LHistParams lhist;           // LHist: the map's buckets (MapLayout::lhist)
+  bool hist_sum = false;       // Hist/LHist: the slot ends in the values' sum (MapLayout::hist_sum)
 };
 
 uint32_t map_key_size(const MapDesc& map);    // 0 for scalar maps

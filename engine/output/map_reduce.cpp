@@ -18,7 +18,7 @@ int64_t load_s64(const uint8_t* p) {
 
 uint32_t map_bucket_count(const MapDesc& map) {
   bool hist = map.value.kind == TypeKind::Hist || map.value.kind == TypeKind::LHist;
-  return hist ? map_slot_size(map) / 8 : 0;
+  return hist ? map_slot_size(map) / 8 - (map.hist_sum ? 1 : 0) : 0;
 }
 
 ReducedValue reduce_value(const MapDesc& map, const uint8_t* value, uint64_t* buckets) {
@@ -56,6 +56,7 @@ ReducedValue reduce_value(const MapDesc& map, const uint8_t* value, uint64_t* bu
           buckets[b] += c;
           r.bits += c;
         }
+        if (map.hist_sum) r.total += load_s64(slot + nbuckets * 8);
         break;
       default: break;
     }

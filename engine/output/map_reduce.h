@@ -14,7 +14,7 @@ namespace rawprobe {
 
 struct ReducedValue {
   uint64_t bits = 0;             // the value as printed and sorted (signed or not by its kind)
-  int64_t count = 0, total = 0;  // Avg, Stats
+  int64_t count = 0, total = 0;  // Avg, Stats; total: Hist/LHist with hist_sum too
   bool set = false;              // Min, Max: some CPU wrote a value
 };
 

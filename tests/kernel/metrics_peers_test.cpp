@@ -102,6 +102,9 @@ TEST_CASE("a real Prometheus scrapes --metrics: the counter equals the calls, th
   std::vector<Series> count = query(prometheus.port(), "rawprobe_sizes_count");
   REQUIRE(count.size() == 1);
   CHECK(count[0].value == double(calls));
+  std::vector<Series> sum = query(prometheus.port(), "rawprobe_sizes_sum");
+  REQUIRE(sum.size() == 1);
+  CHECK(sum[0].value == double(sizes_total()));
   std::vector<Series> up = query(prometheus.port(), "up{job=\"rawprobe\"}");
   REQUIRE(up.size() == 1);
   CHECK(up[0].value == 1);
@@ -156,6 +159,7 @@ TEST_CASE("node_exporter serves the series of a file -f openmetrics and -f prome
       long expected = le == "+Inf" ? calls : sizes_at_most(std::atof(le.c_str()));
       CHECK(value == std::to_string(expected));
     }
+    CHECK(samples_named(metrics, "rawprobe_sizes_sum")[""] == std::to_string(sizes_total()));
     std::string type = format == "prometheus" ? "counter" : "untyped";
     CHECK(metrics.find("# TYPE rawprobe_calls_total " + type + "\n") != std::string::npos);
     exporter.signal(SIGTERM);

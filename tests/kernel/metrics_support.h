@@ -121,6 +121,11 @@ inline long reported_calls(const std::string& out) {
   size_t at = out.find("sized_calls: calls=");
   return at == std::string::npos ? -1 : std::atol(out.c_str() + at + 19);
 }
+inline long sizes_total() {
+  long n = 0;
+  for (long v : kSizes) n += v;
+  return n;
+}
 // How many sizes a bucket with upper bound `le` holds (cumulative).
 inline long sizes_at_most(double le) {
   long n = 0;
