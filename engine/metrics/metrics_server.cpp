@@ -41,9 +41,14 @@ void MetricsServer::accept_all() {
     c->fd = Fd(fd);
     c->deadline = Clock::now() + limits_.request_time;
     if (connections_.size() >= limits_.max_connections) {
-      // Into an empty socket buffer a short answer always fits; if not, it is simply lost.
+      // Into an empty socket buffer a short answer always fits; if not, it is simply lost. What
+      // the client already sent is read first: closing with unread input sends a reset, which
+      // can destroy the answer before the client reads it.
+      char discard[4096];
+      (void)!::recv(fd, discard, sizeof discard, MSG_DONTWAIT);
       std::string busy = plain_reply(503, "too many connections; try again");
       (void)!::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      shutdown(fd, SHUT_WR);
       continue;
     }
     watch(*c, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_ADD);

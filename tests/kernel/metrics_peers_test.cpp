@@ -68,7 +68,10 @@ TEST_CASE("a real Prometheus scrapes --metrics: the counter equals the calls, th
     RAWPROBE_SKIP("needs Debian's prometheus package (tests/install-packages test)");
     return;
   }
-  Process rawprobe(joined({"--metrics", "127.0.0.1:0", "-c", sized_calls() + " 120" + sizes_args(), "-e", sized_script()}));
+  // A label value with every character the format escapes, as the script writes it.
+  const std::string tag = "a\"b\\c\nd", tag_literal = "\"a\\\"b\\\\c\\nd\"";
+  Process rawprobe(joined({"--metrics", "127.0.0.1:0", "-c", sized_calls() + " 120" + sizes_args(), "-e",
+                           sized_script() + " BEGIN { @tagged[" + tag_literal + "] = count(); }"}));
   int port = served_port(rawprobe);
   REQUIRE_MESSAGE(port > 0, rawprobe.so_far().out);
   REQUIRE(rawprobe.wait_for_output("sized_calls: calls=", 30));
@@ -105,6 +108,13 @@ TEST_CASE("a real Prometheus scrapes --metrics: the counter equals the calls, th
   std::vector<Series> sum = query(prometheus.port(), "rawprobe_sizes_sum");
   REQUIRE(sum.size() == 1);
   CHECK(sum[0].value == double(sizes_total()));
+  // Prometheus's JSON holds the label value unescaped: it must be the script's string.
+  RunResult tagged = run({"sh", "-c",
+                          "promtool query instant -o json \"$0\" rawprobe_tagged_total | python3 -c '"
+                          "import json, sys; r = json.load(sys.stdin); r = r[\"data\"][\"result\"] if isinstance(r, dict) else r; "
+                          "sys.stdout.write(r[0][\"metric\"][\"key0\"])'",
+                          "http://127.0.0.1:" + std::to_string(prometheus.port())});
+  CHECK_MESSAGE(tagged.out == tag, tagged.err);
   std::vector<Series> up = query(prometheus.port(), "up{job=\"rawprobe\"}");
   REQUIRE(up.size() == 1);
   CHECK(up[0].value == 1);
