@@ -59,7 +59,9 @@ RequestState RequestParser::feed(std::string_view bytes) {
 RequestState RequestParser::parse_head() {
   // The head ends at the first empty line: "\n\r\n" or "\n\n".
   size_t end = std::string::npos;
-  for (size_t i = scanned_ ? scanned_ - 1 : 0; i < head_.size(); i++) {
+  // A terminator split across reads ("...\r\n\r" then "\n") starts up to two bytes before
+  // what the last call saw.
+  for (size_t i = scanned_ >= 2 ? scanned_ - 2 : 0; i < head_.size(); i++) {
     if (head_[i] != '\n') continue;
     if (i + 1 < head_.size() && head_[i + 1] == '\n') {
       end = i + 1;
