@@ -11,3 +11,8 @@ install-systemd-unit:
 	sed 's|@BINDIR@|$(PREFIX)/bin|g' dist/systemd/rawprobe@.service.in > $(DESTDIR)$(SYSTEMD_UNIT_DIR)/rawprobe@.service
 	chmod 644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/rawprobe@.service
 .PHONY: install-systemd-unit
+
+# Scrape time and memory of --metrics at about 1,000, 10,000 and 100,000 series (root).
+bench-metrics: $(BUILD)/rawprobe
+	tests/bench/metrics-scrape $(BUILD)/rawprobe
+.PHONY: bench-metrics
