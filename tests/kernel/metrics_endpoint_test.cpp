@@ -142,3 +142,40 @@ TEST_CASE("a port in use stops the run before the command starts or a probe atta
 }
 
 TEST_SUITE_END();
+
+TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("--metrics '[::1]:0' serves over IPv6 loopback") {
+  Process rawprobe(joined({"--metrics", "[::1]:0", "-e", kTicking}));
+  REQUIRE(rawprobe.wait_for_output("/metrics\n", 30));
+  const std::string& out = rawprobe.so_far().out;
+  size_t at = out.find("serving metrics at http://[::1]:");
+  REQUIRE_MESSAGE(at != std::string::npos, out);
+  std::string url = out.substr(at + std::string("serving metrics at ").size());
+  url = url.substr(0, url.find('\n'));
+  RunResult curl = run({"curl", "-sg", url}, 20);
+  CHECK(curl.status == 0);
+  CHECK(curl.out.find("# TYPE rawprobe_ticks_total counter\n") != std::string::npos);
+  rawprobe.signal(SIGINT);
+  CHECK(rawprobe.finish(20).status == 0);
+}
+
+// Without -o, each batch of printed maps is one exposition on stdout, ended by "# EOF", and
+// the text of printf goes on beside it.
+TEST_CASE("-f openmetrics on stdout prints one whole exposition per print and at exit") {
+  RunResult r = run_rawprobe({"-f", "openmetrics", "-e",
+                              "interval:ms:50 { @ticks = count(); print(@ticks); printf(\"tick\\n\"); } "
+                              "interval:ms:180 { exit(); }"});
+  REQUIRE_MESSAGE(r.status == 0, r.err);
+  size_t expositions = lines_starting(r.out, "# EOF").size();
+  size_t ticks = lines_starting(r.out, "tick").size();
+  CHECK(ticks >= 2);
+  // One per print, and one more at exit.
+  CHECK(expositions == ticks + 1);
+  CHECK(lines_starting(r.out, "# TYPE rawprobe_ticks counter").size() == expositions);
+  std::vector<std::string> totals = lines_starting(r.out, "rawprobe_ticks_total ");
+  REQUIRE(totals.size() == expositions);
+  CHECK(totals.back() == "rawprobe_ticks_total " + std::to_string(ticks));
+}
+
+TEST_SUITE_END();
