@@ -16,24 +16,25 @@ const char* reason_phrase(int status) {
   return "Error";
 }
 
-std::string reply(int status, const char* type, const std::string& body, const char* extra_header = "") {
-  std::string r = "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
-  r += "Content-Type: ";
-  r += type;
-  r += "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
-  r += extra_header;
-  r += "Connection: close\r\n\r\n";
-  r += body;
+Reply reply(int status, const char* type, std::string body, const char* extra_header = "") {
+  Reply r;
+  r.head = "HTTP/1.1 " + std::to_string(status) + " " + reason_phrase(status) + "\r\n";
+  r.head += "Content-Type: ";
+  r.head += type;
+  r.head += "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  r.head += extra_header;
+  r.head += "Connection: close\r\n\r\n";
+  r.body = std::move(body);
   return r;
 }
 
 }  // namespace
 
-std::string plain_reply(int status, const std::string& body) {
+Reply plain_reply(int status, const std::string& body) {
   return reply(status, "text/plain; charset=utf-8", body + "\n");
 }
 
-std::string http_reply(const RequestParser& parser, const RenderExposition& render) {
+Reply http_reply(const RequestParser& parser, const RenderExposition& render) {
   switch (parser.state()) {
     case RequestState::Incomplete: return plain_reply(400, "incomplete request");
     case RequestState::TooLarge: return plain_reply(431, "the request head is over " + std::to_string(kMaxHeadBytes) + " bytes");

@@ -18,10 +18,17 @@ namespace rawprobe::metrics {
 // Renders the exposition at request time.
 using RenderExposition = std::function<std::string(ExpositionFormat)>;
 
-// The whole response for the request `parser` holds (Complete, Bad or TooLarge).
-std::string http_reply(const RequestParser& parser, const RenderExposition& render);
+// A response as its head (status line and headers) and its body, kept apart so a large
+// exposition is sent as rendered rather than copied behind the head.
+struct Reply {
+  std::string head, body;
+  std::string text() const { return head + body; }
+};
+
+// The response for the request `parser` holds (Complete, Bad or TooLarge).
+Reply http_reply(const RequestParser& parser, const RenderExposition& render);
 
 // A response with a plain-text body: status 408, 503, ...
-std::string plain_reply(int status, const std::string& body);
+Reply plain_reply(int status, const std::string& body);
 
 }  // namespace rawprobe::metrics

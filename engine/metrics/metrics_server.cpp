@@ -2,6 +2,7 @@
 
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,7 +47,7 @@ void MetricsServer::accept_all() {
       // can destroy the answer before the client reads it.
       char discard[4096];
       (void)!::recv(fd, discard, sizeof discard, MSG_DONTWAIT);
-      std::string busy = plain_reply(503, "too many connections; try again");
+      std::string busy = plain_reply(503, "too many connections; try again").text();
       (void)!::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       shutdown(fd, SHUT_WR);
       continue;
@@ -56,7 +57,7 @@ void MetricsServer::accept_all() {
   }
 }
 
-void MetricsServer::start_reply(Connection& c, std::string reply) {
+void MetricsServer::start_reply(Connection& c, Reply reply) {
   c.phase = Phase::Writing;
   c.reply = std::move(reply);
   c.sent = 0;
@@ -79,8 +80,18 @@ bool MetricsServer::read_request(Connection& c) {
 }
 
 bool MetricsServer::write_reply(Connection& c) {
-  while (c.sent < c.reply.size()) {
-    ssize_t n = ::send(c.fd.get(), c.reply.data() + c.sent, c.reply.size() - c.sent, MSG_NOSIGNAL);
+  const std::string &head = c.reply.head, &body = c.reply.body;
+  while (c.sent < head.size() + body.size()) {
+    // Head and body in one call: what remains of each.
+    iovec parts[2];
+    int count = 0;
+    if (c.sent < head.size()) parts[count++] = {const_cast<char*>(head.data()) + c.sent, head.size() - c.sent};
+    size_t in_body = c.sent > head.size() ? c.sent - head.size() : 0;
+    if (in_body < body.size()) parts[count++] = {const_cast<char*>(body.data()) + in_body, body.size() - in_body};
+    msghdr msg{};
+    msg.msg_iov = parts;
+    msg.msg_iovlen = size_t(count);
+    ssize_t n = ::sendmsg(c.fd.get(), &msg, MSG_NOSIGNAL);
     if (n < 0) return errno == EAGAIN || errno == EINTR;
     c.sent += size_t(n);
   }
@@ -89,7 +100,7 @@ bool MetricsServer::write_reply(Connection& c) {
   // can destroy the answer before the client has read it.
   c.phase = Phase::Closing;
   c.deadline = Clock::now() + std::chrono::seconds(1);
-  std::string().swap(c.reply);
+  c.reply = Reply();
   shutdown(c.fd.get(), SHUT_WR);
   watch(c, EPOLLIN | EPOLLRDHUP, EPOLL_CTL_MOD);
   return true;
@@ -120,7 +131,7 @@ void MetricsServer::expire() {
     if (now < c.deadline) continue;
     if (c.phase == Phase::Reading) {
       // The head did not arrive in time: say so, once, and close.
-      std::string late = plain_reply(408, "the request did not arrive in time");
+      std::string late = plain_reply(408, "the request did not arrive in time").text();
       (void)!::send(c.fd.get(), late.data(), late.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     }
     close_connection(i);

@@ -48,8 +48,8 @@ class MetricsServer : public runtime::LoopService {
     Fd fd;
     Phase phase = Phase::Reading;
     RequestParser parser;
-    std::string reply;
-    size_t sent = 0;
+    Reply reply;
+    size_t sent = 0;  // of head and body together
     Clock::time_point deadline;
   };
 
@@ -58,7 +58,7 @@ class MetricsServer : public runtime::LoopService {
   // Handles readiness of one connection; false when it is finished and must be closed.
   bool on_ready(Connection& c, uint32_t events);
   bool read_request(Connection& c);
-  void start_reply(Connection& c, std::string reply);
+  void start_reply(Connection& c, Reply reply);
   bool write_reply(Connection& c);
   void watch(Connection& c, uint32_t events, int op);
   void close_connection(size_t index);

@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     __builtin_trap();
   (void)prefers_openmetrics(bytes);
   if (whole.state() != RequestState::Incomplete) {
-    std::string reply = http_reply(whole, [](ExpositionFormat) { return std::string("x 1\n"); });
+    std::string reply = http_reply(whole, [](ExpositionFormat) { return std::string("x 1\n"); }).text();
     if (reply.rfind("HTTP/1.1 ", 0) != 0 || reply.find("\r\n\r\n") == std::string::npos) __builtin_trap();
   }
   return 0;
