@@ -37,7 +37,10 @@ void MetricsServer::watch(Connection& c, uint32_t events, int op) {
 void MetricsServer::accept_all() {
   for (;;) {
     int fd = accept4(listener_.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) return;  // EAGAIN: none left; anything else (EMFILE, ECONNABORTED): try next time
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE) pause_listener();
+      return;  // EAGAIN: none left; ECONNABORTED and the like: the next one is tried next time
+    }
     auto c = std::make_unique<Connection>();
     c->fd = Fd(fd);
     c->deadline = Clock::now() + limits_.request_time;
@@ -119,6 +122,21 @@ bool MetricsServer::on_ready(Connection& c, uint32_t events) {
   return false;
 }
 
+void MetricsServer::pause_listener() {
+  if (listener_paused_) return;
+  epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listener_.get(), nullptr);
+  listener_paused_ = true;
+  resume_at_ = Clock::now() + std::chrono::seconds(1);
+}
+
+void MetricsServer::resume_listener() {
+  if (!listener_paused_ || Clock::now() < resume_at_) return;
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = nullptr;
+  if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, listener_.get(), &ev) == 0) listener_paused_ = false;
+}
+
 void MetricsServer::close_connection(size_t index) {
   epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, connections_[index]->fd.get(), nullptr);
   connections_.erase(connections_.begin() + long(index));
@@ -139,6 +157,7 @@ void MetricsServer::expire() {
 }
 
 void MetricsServer::serve() {
+  resume_listener();
   epoll_event ready[32];
   for (;;) {
     int n = epoll_wait(epoll_.get(), ready, 32, 0);
@@ -166,8 +185,8 @@ void MetricsServer::serve() {
 }
 
 int MetricsServer::timeout_ms() const {
-  if (connections_.empty()) return -1;
-  auto next = connections_.front()->deadline;
+  if (connections_.empty() && !listener_paused_) return -1;
+  auto next = listener_paused_ ? resume_at_ : connections_.front()->deadline;
   for (const auto& c : connections_) next = std::min(next, c->deadline);
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
   return int(std::clamp<long long>(ms + 1, 0, 60000));

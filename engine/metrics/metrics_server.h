@@ -63,11 +63,17 @@ class MetricsServer : public runtime::LoopService {
   void watch(Connection& c, uint32_t events, int op);
   void close_connection(size_t index);
   void expire();
+  // Out of fds (EMFILE, ENFILE): the pending connection stays queued and the listener stays
+  // readable, so it leaves the epoll set for a second instead of waking the loop at once.
+  void pause_listener();
+  void resume_listener();
 
   Fd listener_, epoll_;
   ServerLimits limits_;
   RenderExposition render_;
   std::vector<std::unique_ptr<Connection>> connections_;
+  bool listener_paused_ = false;
+  Clock::time_point resume_at_;
 };
 
 }  // namespace rawprobe::metrics

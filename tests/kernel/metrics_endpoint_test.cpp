@@ -4,7 +4,10 @@
 // attached or started.
 #include <doctest/doctest.h>
 
+#include <dirent.h>
 #include <sys/stat.h>
+
+#include <sstream>
 
 #include "tests/kernel/metrics_support.h"
 
@@ -176,6 +179,67 @@ TEST_CASE("-f openmetrics on stdout prints one whole exposition per print and at
   std::vector<std::string> totals = lines_starting(r.out, "rawprobe_ticks_total ");
   REQUIRE(totals.size() == expositions);
   CHECK(totals.back() == "rawprobe_ticks_total " + std::to_string(ticks));
+}
+
+TEST_SUITE_END();
+
+namespace {
+
+// User plus system CPU time of `pid`, in clock ticks (/proc/PID/stat fields 14 and 15).
+long cpu_ticks(pid_t pid) {
+  std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && rest >> field; i++) {
+    if (i == 14) utime = std::atol(field.c_str());
+    if (i == 15) stime = std::atol(field.c_str());
+  }
+  return utime + stime;
+}
+
+size_t open_fds(pid_t pid) {
+  size_t n = 0;
+  DIR* d = opendir(("/proc/" + std::to_string(pid) + "/fd").c_str());
+  while (d && readdir(d)) n++;
+  if (d) closedir(d);
+  return n > 2 ? n - 2 : 0;  // less . and ..
+}
+
+}  // namespace
+
+TEST_SUITE_BEGIN("host-only");
+
+// Out of fds, accept() fails while the connection stays queued and the listener readable: a
+// loop that kept watching it would spin. It must rest instead, and serve again once fds free.
+TEST_CASE("a rawprobe out of file descriptors neither spins nor stops serving") {
+  size_t fds = 0;
+  {
+    Process probe(joined({"--metrics", "127.0.0.1:0", "-e", kTicking}));
+    REQUIRE(served_port(probe) > 0);
+    REQUIRE(probe.wait_for_output("tick\n", 10));
+    fds = open_fds(probe.pid());
+    probe.signal(SIGINT);
+    probe.finish(20);
+  }
+  REQUIRE(fds > 3);
+  // Room for two connections; prlimit execs the shell, which execs rawprobe: one pid.
+  std::vector<std::string> argv = joined({"--metrics", "127.0.0.1:0", "-e", kTicking});
+  argv.insert(argv.begin(), {"prlimit", "--nofile=" + std::to_string(fds + 2)});
+  Process rawprobe(argv);
+  int port = served_port(rawprobe);
+  REQUIRE_MESSAGE(port > 0, rawprobe.so_far().out);
+  std::vector<int> idle;
+  for (int i = 0; i < 6; i++) idle.push_back(connect_to(port));
+  rawprobe.wait_for_output("never printed", 1);
+  long before = cpu_ticks(rawprobe.pid());
+  rawprobe.wait_for_output("never printed", 2);
+  long spent = cpu_ticks(rawprobe.pid()) - before;
+  CHECK_MESSAGE(spent <= 5, "rawprobe used " << spent << " clock ticks in 2 s while out of fds");
+  for (int fd : idle) close(fd);
+  CHECK(wait_until([&] { return status_of(scrape(port)) == 200; }, 10));
+  rawprobe.signal(SIGINT);
+  CHECK(rawprobe.finish(20).status == 0);
 }
 
 TEST_SUITE_END();
