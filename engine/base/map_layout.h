@@ -16,6 +16,8 @@
 //   Avg, Stats            { s64 count; s64 total; }
 //   Hist                  u64 buckets[kHistBuckets]
 //   LHist                 u64 buckets[lhist_bucket_count(min, max, step)]
+//   Hist, LHist with hist_sum: the buckets, then s64 sum of the values (metrics' _sum; kept
+//                         only when a run serves metrics, so other runs pay nothing for it)
 // A lookup of a per-CPU map fills one slot per possible CPU, each padded to 8 bytes (the
 // kernel's per-CPU copy layout): per_cpu_stride().
 #pragma once
@@ -49,6 +51,7 @@ struct MapLayout {
   bool per_cpu = false;        // one value per possible CPU
   bool single_entry = false;   // a one-entry array: its entry cannot be deleted
   LHistParams lhist;           // LHist values only
+  bool hist_sum = false;       // Hist/LHist: the slot ends in the sum of the values
 
   // Bytes a lookup fills: per-CPU maps hold one stride per possible CPU.
   uint32_t lookup_size(uint32_t ncpus) const { return per_cpu ? per_cpu_stride(slot_size) * ncpus : slot_size; }

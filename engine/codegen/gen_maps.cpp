@@ -259,7 +259,10 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       break;
     case TypeKind::Hist:
     case TypeKind::LHist: {
-      uint32_t buckets = script_.layout(map.map_id).slot_size / 8;
+      const MapLayout& layout = script_.layout(map.map_id);
+      uint32_t buckets = layout.slot_size / 8 - (layout.hist_sum ? 1 : 0);
+      // Metrics' _sum, after the buckets (map_layout.h).
+      if (layout.hist_sum) b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R0, int16_t(buckets * 8), value_reg());
       Reg ri = use(index, bpf::R3);
       b_.mov(bpf::R1, ri);
       // The verifier must see the index within the value before the access.

@@ -9,6 +9,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "engine/metrics/listen_address.h"
+#include "engine/metrics/map_metrics.h"
 #include "engine/sys/tracefs.h"
 
 namespace rawprobe::driver {
@@ -67,7 +69,10 @@ struct Parser {
         if (value == "text") opt.format = OutputFormat::Text;
         else if (value == "json") opt.format = OutputFormat::Json;
         else if (value == "folded") opt.format = OutputFormat::Text, opt.folded = true;
-        else return usage_error("unknown output format '" + value + "' for -f", "use -f text, -f json or -f folded");
+        else if (value == "openmetrics") opt.format = OutputFormat::OpenMetrics;
+        else if (value == "prometheus") opt.format = OutputFormat::Prometheus;
+        else return usage_error("unknown output format '" + value + "' for -f",
+                                "use -f text, json, folded, openmetrics or prometheus");
         return {};
       case 'q': opt.quiet = true; return {};
       case 'v': opt.verbose = true; return {};
@@ -140,6 +145,20 @@ struct Parser {
       if (value.empty() || value[0] == '-' || *end || errno || v < 1 || v > 1024 * 1024)
         return usage_error("--symbol-cache-mb needs a number of MiB from 1 to 1048576, not '" + value + "'");
       opt.symbol_cache_mb = v;
+      return {};
+    }
+    if (name == "metrics") {
+      if (Status s = need_value(); !s) return s;
+      if (Result<metrics::ListenAddress> a = metrics::parse_listen_address(value); !a) return a.error();
+      opt.metrics_address = value;
+      return {};
+    }
+    if (name == "metrics-prefix") {
+      if (Status s = need_value(); !s) return s;
+      if (!metrics::is_metric_name(value))
+        return usage_error("--metrics-prefix '" + value + "' is not a metric name",
+                           "use letters, digits, '_' and ':', not starting with a digit, e.g. --metrics-prefix=web_probe");
+      opt.metrics_prefix = value;
       return {};
     }
     if (name == "event-buffer") {
@@ -285,10 +304,16 @@ std::string usage_text() {
          "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"
          "  -o FILE              write the output to FILE\n"
          "  -q                   quiet: no \"Attaching N probes...\" line\n"
-         "  -f text|json|folded  output format (json: bpftrace's NDJSON records; folded: maps keyed by\n"
-         "                       stacks as flame graph input, one 'frame;frame;frame count' line each)\n"
+         "  -f FORMAT            output format: text, json (bpftrace's NDJSON records), folded\n"
+         "                       (maps keyed by stacks as flame graph input, one\n"
+         "                       'frame;frame;frame count' line each), openmetrics or\n"
+         "                       prometheus (maps as a metrics exposition; with -o FILE each\n"
+         "                       one replaces FILE whole)\n"
          "  --symbol-cache-mb=N  memory for user symbol tables, whole files dropped least recently used\n"
          "                       first (default 64, or $RAWPROBE_SYMBOL_CACHE_MB)\n"
+         "  --metrics ADDR       serve the maps as Prometheus metrics at http://ADDR/metrics\n"
+         "                       while running (ADDR: 127.0.0.1:9435, [::]:9435, ...)\n"
+         "  --metrics-prefix=P   metric names start with P_ (default rawprobe)\n"
          "  -d                   same as --dump=bpf\n"
          "  --dump=KIND          print, then stop without attaching (like bpftrace -d):\n"
          "                       ast, bpf (generated BPF with source lines), xlated (the\n"

@@ -53,6 +53,8 @@ struct Options {
   uint32_t kretprobe_maxactive = 0;
   EventBuffer event_buffer = EventBuffer::Auto;  // --event-buffer=auto|ringbuf|perf
   bool trace_syscalls = false;
+  std::string metrics_address;  // --metrics ADDR (checked by metrics::parse_listen_address)
+  std::string metrics_prefix = "rawprobe";  // --metrics-prefix: metric names' first word
 
   // The name errors and annotations use for the script: FILE, or "-e" for inline programs.
   std::string source_name() const { return inline_program ? "-e" : program_file; }

@@ -15,6 +15,8 @@
 #include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/lang/frontend.h"
+#include "engine/lang/map_layout.h"
+#include "engine/metrics/metrics_run.h"
 #include "engine/probes/begin_end.h"
 #include "engine/probes/tracepoint.h"
 #include "engine/probes/uprobe_attach.h"
@@ -106,7 +108,8 @@ bool any_point(const std::vector<std::vector<probes::AttachPoint>>& points,
 // -o FILE as root must not become a way to overwrite another file: a symlink planted at FILE
 // is refused (O_NOFOLLOW), not followed; a new file gets 0644 less the caller's umask.
 Result<sys::Fd> open_output(const Options& options) {
-  if (options.output_file.empty()) return sys::Fd(dup(STDOUT_FILENO));
+  // An exposition format replaces -o FILE whole at each print (metrics/exposition_sink.h).
+  if (options.output_file.empty() || metrics::is_exposition(options.format)) return sys::Fd(dup(STDOUT_FILENO));
   int fd = open(options.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd >= 0) return sys::Fd(fd);
   int err = errno;
@@ -144,6 +147,12 @@ int run_script(Options& options) {
     if (k == DumpKind::Ast) std::fputs(lang::dump_ast(checked.ast).c_str(), stdout);
   if (dump_only && options.dumps.size() == 1 && options.dumps[0] == DumpKind::Ast) return 0;
   bool attaching = !dump_only && !options.dry_run;
+  Result<std::unique_ptr<metrics::MetricsRun>> metrics_run = std::unique_ptr<metrics::MetricsRun>();
+  if (attaching)
+    metrics_run = metrics::MetricsRun::start(
+        {options.metrics_address, options.metrics_prefix, options.format, options.output_file}, checked, src);
+  if (!metrics_run) return fail(metrics_run.error());
+  if (*metrics_run) lang::keep_hist_sums(front.program.info);
 
   // The process first: its pid filters uprobes and resolves library names.
   std::optional<runtime::Tracee> tracee;
@@ -205,6 +214,7 @@ int run_script(Options& options) {
   Result<sys::Fd> out_fd = open_output(options);
   if (!out_fd) return fail(out_fd.error());
   Output out(options.format, out_fd->get(), STDOUT_FILENO);
+  if (*metrics_run) (*metrics_run)->connect(*maps, out);
   Result<runtime::EventDispatcher> dispatcher = runtime::EventDispatcher::make(checked.info, script, *maps, out);
   if (!dispatcher) return fail(dispatcher.error());
   std::unique_ptr<runtime::EventReader> events;
@@ -239,7 +249,8 @@ int run_script(Options& options) {
   Result<std::vector<BlockAttachment>> attached = attach_all(*loaded, *points, attach_options);
   if (!attached) return fail(attached.error());
 
-  runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr};
+  runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,
+                          *metrics_run ? (*metrics_run)->service() : nullptr};
   probes::trigger_begin();
   if (tracee)
     if (Status s = tracee->release(); !s) return fail(s.error());

@@ -21,4 +21,13 @@ MapLayout plan_map_layout(const std::vector<Type>& key, const Type& value, const
   return l;
 }
 
+void keep_hist_sums(ProgramInfo& info) {
+  for (MapInfo& m : info.maps) {
+    bool hist = m.value.kind == TypeKind::Hist || m.value.kind == TypeKind::LHist;
+    if (!hist || m.layout.hist_sum) continue;
+    m.layout.hist_sum = true;
+    m.layout.slot_size += 8;
+  }
+}
+
 }  // namespace rawprobe::lang

@@ -5,6 +5,7 @@
 
 #include "engine/output/folded_print.h"
 #include "engine/output/hist_format.h"
+#include "engine/output/map_reduce.h"
 #include "engine/output/json_escape.h"
 #include "engine/base/layout.h"
 #include "engine/output/number_text.h"
@@ -15,7 +16,7 @@ uint32_t map_key_size(const MapDesc& map) { return layout_of(map.key).size; }
 
 // Output decodes the value type the runtime hands it (a text value replaces point ids), so
 // the slot comes from that type by the layout's own rule.
-uint32_t map_slot_size(const MapDesc& map) { return value_slot_size(map.value, map.lhist); }
+uint32_t map_slot_size(const MapDesc& map) { return value_slot_size(map.value, map.lhist) + (map.hist_sum ? 8 : 0); }
 
 uint32_t map_stride(const MapDesc& map) { return map.ncpus > 1 ? per_cpu_stride(map_slot_size(map)) : map_slot_size(map); }
 
@@ -33,17 +34,8 @@ void MapEntries::add(const void* key, const void* value) {
 
 namespace {
 
-int64_t load_s64(const uint8_t* p) {
-  int64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
-// One entry reduced over CPUs to what it prints and sorts by.
-struct Reduced {
-  uint64_t bits = 0;  // the sort value (signed or not by the map's kind)
-  int64_t count = 0, total = 0;  // avg/stats
-};
+// One entry reduced over CPUs to what it prints and sorts by (map_reduce.h).
+using Reduced = ReducedValue;
 
 enum class Order { ByValueSigned, ByValueUnsigned, ByKey };
 
@@ -67,10 +59,7 @@ class MapPrinter {
  public:
   MapPrinter(const MapDesc& map, const MapEntries& entries)
       : map_(map), entries_(entries), key_layout_(layout_of(map.key)) {
-    slot_ = map_slot_size(map);
-    stride_ = map_stride(map);
-    ncpus_ = std::max<uint32_t>(map.ncpus, 1);
-    if (is_hist()) nbuckets_ = slot_ / 8;
+    nbuckets_ = map_bucket_count(map);
   }
 
   void print(std::string& out, OutputFormat format, uint32_t top, uint32_t div);
@@ -91,58 +80,17 @@ class MapPrinter {
   const MapDesc& map_;
   const MapEntries& entries_;
   StructLayout key_layout_;
-  uint32_t slot_ = 0, stride_ = 0, ncpus_ = 1, nbuckets_ = 0;
+  uint32_t nbuckets_ = 0;
   std::vector<Reduced> reduced_;
   std::vector<uint64_t> buckets_;  // hist: nbuckets_ per entry, summed over CPUs
 };
 
 void MapPrinter::reduce() {
   size_t n = entries_.size();
-  reduced_.assign(n, Reduced{});
+  reduced_.resize(n);
   if (is_hist()) buckets_.assign(n * nbuckets_, 0);
-  TypeKind kind = map_.value.kind;
-  for (size_t i = 0; i < n; i++) {
-    const uint8_t* value = entries_.value(i);
-    Reduced& r = reduced_[i];
-    if (kind == TypeKind::Integer) {
-      r.bits = read_widened(value, map_.value.size, map_.value.is_signed);
-      continue;
-    }
-    bool any_set = false;
-    int64_t extreme = 0;
-    for (uint32_t cpu = 0; cpu < ncpus_; cpu++) {
-      const uint8_t* slot = value + size_t(cpu) * stride_;
-      switch (kind) {
-        case TypeKind::Count:
-        case TypeKind::Sum: r.bits += uint64_t(load_s64(slot)); break;
-        case TypeKind::Min:
-        case TypeKind::Max: {
-          if (!load_s64(slot + 8)) break;
-          int64_t v = load_s64(slot);
-          bool better = kind == TypeKind::Min ? v < extreme : v > extreme;
-          if (!any_set || better) extreme = v;
-          any_set = true;
-          break;
-        }
-        case TypeKind::Avg:
-        case TypeKind::Stats:
-          r.count += load_s64(slot);
-          r.total += load_s64(slot + 8);
-          break;
-        case TypeKind::Hist:
-        case TypeKind::LHist:
-          for (uint32_t b = 0; b < nbuckets_; b++) {
-            uint64_t c = uint64_t(load_s64(slot + b * 8));
-            buckets_[i * nbuckets_ + b] += c;
-            r.bits += c;
-          }
-          break;
-        default: break;
-      }
-    }
-    if (kind == TypeKind::Min || kind == TypeKind::Max) r.bits = uint64_t(extreme);
-    if (is_stats()) r.bits = uint64_t(r.count ? r.total / r.count : 0);
-  }
+  for (size_t i = 0; i < n; i++)
+    reduced_[i] = reduce_value(map_, entries_.value(i), is_hist() ? &buckets_[i * nbuckets_] : nullptr);
 }
 
 // bpftrace's own order for equal values: its key bytes (integers widened to 64 bits, little

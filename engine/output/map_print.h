@@ -35,6 +35,7 @@ struct MapDesc {
   // flame graphs (folded_print.h); the key parts are already folded text.
   bool folded = false;
   std::vector<bool> stack_parts;  // folded: which key parts are stacks
+  bool hist_sum = false;       // Hist/LHist: the slot ends in the values' sum (MapLayout::hist_sum)
 };
 
 uint32_t map_key_size(const MapDesc& map);    // 0 for scalar maps

@@ -27,17 +27,20 @@ Status write_all(int fd, const char* data, size_t size) {
 }  // namespace
 
 Output::Output(OutputFormat format, int fd, int console_fd)
-    : format_(format), fd_(fd), console_fd_(console_fd) {
+    // Exposition formats print everything but maps (which go to a MapSink) as text.
+    : format_(format == OutputFormat::Json ? OutputFormat::Json : OutputFormat::Text), fd_(fd), console_fd_(console_fd) {
   buf_.reserve(kFlushThreshold * 2);
 }
 
 Output::~Output() { (void)flush(); }
 
 Status Output::flush() {
-  if (buf_.empty()) return {};
-  Status st = write_all(fd_, buf_.data(), buf_.size());
+  Status st;
+  if (!buf_.empty()) st = write_all(fd_, buf_.data(), buf_.size());
   buf_.clear();
-  return st;
+  if (!sink_) return st;
+  Status sunk = sink_->flush();
+  return st ? sunk : st;
 }
 
 void Output::maybe_flush() {
@@ -113,6 +116,7 @@ Status Output::time_event(const std::string& strftime_format) {
 }
 
 void Output::map(const MapDesc& map, const MapEntries& entries, uint32_t top, uint32_t div) {
+  if (sink_) return sink_->map(map, entries);
   append_map(buf_, format_, map, entries, top, div);
   maybe_flush();
 }

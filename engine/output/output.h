@@ -27,6 +27,15 @@
 
 namespace rawprobe {
 
+// Where maps go instead of the text stream under -f openmetrics|prometheus
+// (engine/metrics/exposition_sink.h): it gets every printed map and writes on flush().
+class MapSink {
+ public:
+  virtual ~MapSink() = default;
+  virtual void map(const MapDesc& map, const MapEntries& entries) = 0;
+  virtual Status flush() = 0;
+};
+
 class Output {
  public:
   // `fd`: where output goes (stdout or the -o file); `console_fd`: stdout, for the exit
@@ -37,6 +46,8 @@ class Output {
   Output& operator=(const Output&) = delete;
 
   OutputFormat format() const { return format_; }
+  // Maps go to `sink` (owned by the caller) from now on; null: back to the text stream.
+  void set_map_sink(MapSink* sink) { sink_ = sink; }
 
   void attached_probes(uint64_t count);
   void lost_events(uint64_t count);
@@ -61,6 +72,7 @@ class Output {
   OutputFormat format_;
   int fd_, console_fd_;
   std::string buf_;
+  MapSink* sink_ = nullptr;
 };
 
 // strftime of the current local time as bpftrace's time() does it; error when strftime

@@ -13,7 +13,9 @@
 
 namespace rawprobe {
 
-enum class OutputFormat : uint8_t { Text, Json };
+// OpenMetrics and Prometheus (-f openmetrics|prometheus) print text like Text, and the maps as
+// a metrics exposition (engine/metrics/exposition_sink.h).
+enum class OutputFormat : uint8_t { Text, Json, OpenMetrics, Prometheus };
 
 // Integer, String and Tuple values; other kinds print nothing.
 void append_value(std::string& out, OutputFormat format, const Type& type, const uint8_t* p);

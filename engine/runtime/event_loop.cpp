@@ -42,6 +42,8 @@ Result<StopReason> run_event_loop(const LoopParts& parts) {
     for (int fd : parts.events->poll_fds())
       if (Status s = watch(fd); !s) return s.error();
   if (Status s = watch(parts.signals->fd()); !s) return s.error();
+  if (parts.service)
+    if (Status s = watch(parts.service->fd()); !s) return s.error();
   bool tracee_fd = parts.tracee && parts.tracee->exit_fd() >= 0;
   if (tracee_fd)
     if (Status s = watch(parts.tracee->exit_fd()); !s) return s.error();
@@ -62,7 +64,13 @@ Result<StopReason> run_event_loop(const LoopParts& parts) {
       if (Status s = drain_events(parts); !s) return s.error();
       return parts.dispatcher->exit_requested() ? StopReason::Exit : StopReason::TraceeExited;
     }
-    int n = epoll_wait(epoll.get(), ready, 16, timeout_ms);
+    int wait_ms = timeout_ms;
+    if (parts.service) {
+      parts.service->serve();
+      int service_ms = parts.service->timeout_ms();
+      if (service_ms >= 0 && (wait_ms < 0 || service_ms < wait_ms)) wait_ms = service_ms;
+    }
+    int n = epoll_wait(epoll.get(), ready, 16, wait_ms);
     if (n < 0 && errno != EINTR) return syscall_error("wait for events", "epoll_wait", errno);
   }
 }

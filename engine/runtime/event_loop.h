@@ -20,12 +20,23 @@ enum class StopReason {
 };
 const char* stop_reason_name(StopReason reason);
 
+// Other work the loop serves between event batches (the metrics endpoint): the loop wakes when
+// fd() is readable or timeout_ms() has passed, then calls serve(), which must never block.
+class LoopService {
+ public:
+  virtual ~LoopService() = default;
+  virtual int fd() const = 0;
+  virtual void serve() = 0;
+  virtual int timeout_ms() const = 0;  // -1: only fd() wakes it
+};
+
 struct LoopParts {
   EventReader* events = nullptr;  // may be null (a script without async events)
   EventDispatcher* dispatcher = nullptr;
   Output* out = nullptr;
   StopSignals* signals = nullptr;
   Tracee* tracee = nullptr;       // may be null
+  LoopService* service = nullptr; // may be null
 };
 
 // Runs until a stop reason; output write errors end it with an Error.

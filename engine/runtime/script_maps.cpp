@@ -55,6 +55,7 @@ Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
     maps.text_values_.push_back(PointText::has_ids(m.value));
     desc.ncpus = m.layout.per_cpu ? ncpus : 1;
     desc.lhist = m.layout.lhist;
+    desc.hist_sum = m.layout.hist_sum;
     maps.descs_.push_back(std::move(desc));
   }
   maps.text_descs_ = maps.descs_;
