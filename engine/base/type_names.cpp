@@ -29,6 +29,11 @@ std::string type_name(const Type& t) {
     case TypeKind::Timestamp: return "timestamp";
     case TypeKind::Probe: return "probe";
     case TypeKind::Func: return "func";
+    case TypeKind::Username: return "username";
+    case TypeKind::Strerror: return "strerror";
+    case TypeKind::Inet: return "inet";
+    case TypeKind::MacAddr: return "mac_address";
+    case TypeKind::CgroupPath: return "cgroup_path";
   }
   return "?";
 }

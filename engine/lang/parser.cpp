@@ -430,6 +430,10 @@ class Parser {
       } else if (t.kind == Tok::Dot || t.kind == Tok::Arrow) {
         bool arrow = t.kind == Tok::Arrow;
         take();
+        if (!arrow && at(Tok::Integer)) {
+          e = tuple_element(std::move(e));
+          continue;
+        }
         Token field = expect(Tok::Ident, arrow ? "after '->'" : "after '.'");
         std::vector<ExprPtr> ops;
         ops.push_back(std::move(e));
@@ -443,6 +447,17 @@ class Parser {
         return e;
       }
     }
+  }
+
+  // `base.N`, just past the '.': element N of a tuple.
+  ExprPtr tuple_element(ExprPtr base) {
+    Token index = take();
+    std::vector<ExprPtr> ops;
+    ops.push_back(std::move(base));
+    Span s = Span::join(ops[0]->span, index.span);
+    ExprPtr e = node(ExprKind::TupleElement, s, std::move(ops));
+    e->int_value = index.value;
+    return e;
   }
 
   // Comma-separated expressions up to `close`.

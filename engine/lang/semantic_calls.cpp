@@ -194,7 +194,7 @@ void Checker::call_printf(Expr& e) {
   for (ExprPtr& a : e.operands) check(*a, Use::Value);
   Expr& fmt = *e.operands[0];
   if (!fmt.is_literal_string()) {
-    error(e.span, "printf() expects a string literal (" + argument_type_name(fmt.type) + " provided)");
+    error(e.span, e.name + "() expects a string literal (" + argument_type_name(fmt.type) + " provided)");
     return;
   }
   std::vector<Type> stored;
@@ -219,7 +219,7 @@ void Checker::call_printf(Expr& e) {
   std::vector<Type> record = {Type::integer(kEventHeaderSize, false)};
   record.insert(record.end(), stored.begin(), stored.end());
   StructLayout layout = layout_of(record);
-  PrintfInfo p{fmt.str, {}, layout.size, e.span};
+  PrintfInfo p{fmt.str, {}, layout.size, e.span, e.function};
   for (size_t i = 0; i < stored.size(); ++i) p.args.push_back({stored[i], layout.offsets[i + 1]});
   e.call_id = static_cast<int>(info_.printfs.size());
   info_.printfs.push_back(std::move(p));

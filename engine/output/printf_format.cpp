@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "engine/base/layout.h"
+#include "engine/base/text_kinds.h"
 #include "engine/base/type_names.h"
 #include "engine/output/number_text.h"
 
@@ -17,7 +18,7 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // (runtime/point_text.h), so %s takes them; bpftrace 0.17 calls them strings in its messages
 // too ("%d specifier expects a value of type integer (string supplied)").
 bool prints_as_string(const Type& t) {
-  return t.is_string() || t.kind == TypeKind::Probe || t.kind == TypeKind::Func;
+  return t.is_string() || t.kind == TypeKind::Probe || t.kind == TypeKind::Func || is_user_text(t.kind);
 }
 
 // Length of the token that bpftrace's regex matches at `p` (fmt[p] == '%'), or 0.

@@ -26,6 +26,8 @@ enum class Feature {
   isa_v4,             // sign-extending moves/loads, sdiv/smod, bswap, gotol
   hash_on_demand,     // hash maps without preallocation (BPF_F_NO_PREALLOC) in every program
                       // type: elements come from bpf_mem_alloc, safe in any context
+  jiffies64,          // bpf_jiffies64 helper (the `jiffies` builtin)
+  send_signal,        // bpf_send_signal helper (signal())
 };
 
 struct FeatureInfo {
