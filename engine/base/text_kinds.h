@@ -11,4 +11,8 @@ inline bool is_user_text(TypeKind k) {
          k == TypeKind::CgroupPath || k == TypeKind::Timestamp;
 }
 
+// buf()'s values, { u8 length; u8 data[size - 1] }: text too, but printed by printf's %r and
+// %rx, never by %s (bpftrace: "%s specifier expects a value of type string (buffer supplied)").
+inline bool is_buffer(TypeKind k) { return k == TypeKind::Buffer || k == TypeKind::BufferHex; }
+
 }  // namespace rawprobe

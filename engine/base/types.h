@@ -25,6 +25,7 @@ enum class TypeKind : uint8_t {
   // Values the kernel side keeps as numbers or bytes and output prints as text, made in user
   // space (engine/runtime/value_text.h says each one's bytes and text).
   Username, Strerror, Inet, MacAddr, CgroupPath,
+  BufferHex,  // a Buffer printed by printf's %rx: every byte as \xNN
 };
 
 struct Type {

@@ -13,6 +13,7 @@
 //   gen_time_debug.cpp  strftime, debugf
 //   gen_join.cpp      join
 //   gen_strcontains.cpp  strcontains
+//   gen_buf.cpp       buf
 //   gen_ternary.cpp   a ternary whose branches are statements
 //   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
 //                     zero, exit, str
@@ -238,6 +239,7 @@ class ProgramGen {
   void debugf_call(const lang::Expr& e);
   void join_call(const lang::Expr& e);  // gen_join.cpp
   IntVal strcontains_int(const lang::Expr& e);  // gen_strcontains.cpp
+  void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);
 

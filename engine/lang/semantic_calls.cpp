@@ -210,6 +210,7 @@ void Checker::call_printf(Expr& e) {
     error(fmt.span, format.error().what + "; " + format.error().hint);
     return;
   }
+  if (!buffer_conversions(e, *format, stored)) return;
   Result<PrintfFormatter> formatter = PrintfFormatter::make(std::move(*format), stored);
   if (!formatter) {
     error(e.span, formatter.error().message());  // bpftrace's wording, at the call as it puts it

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/lang/semantic.h"
+#include "engine/output/printf_format.h"
 #include "engine/probes/probe_types.h"
 
 namespace rawprobe::lang {
@@ -96,6 +97,9 @@ class Checker {
   void call_strftime(Expr& e);
   void call_debugf(Expr& e);
   void call_join(Expr& e);  // semantic_join.cpp
+  // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
+  void call_buf(Expr& e);
+  bool buffer_conversions(const Expr& call, const PrintfFormat& format, std::vector<Type>& stored);
   // The call's argument count is within its row's arity; reports it otherwise.
   bool arg_count(Expr& e);
   using CheckHook = void (Checker::*)(Expr&);

@@ -4,13 +4,12 @@
 #include <cstring>
 
 #include "engine/base/layout.h"
-#include "engine/base/text_kinds.h"
 #include "engine/runtime/value_text.h"
 
 namespace rawprobe::runtime {
 namespace {
 
-bool is_id(const Type& t) { return t.kind == TypeKind::Probe || t.kind == TypeKind::Func || is_user_text(t.kind); }
+bool is_id(const Type& t) { return t.kind == TypeKind::Probe || t.kind == TypeKind::Func || has_value_text(t); }
 
 }  // namespace
 
@@ -32,7 +31,7 @@ bool PointText::has_ids(const std::vector<Type>& types) {
 Type PointText::text_type(const Type& type) const {
   if (type.kind == TypeKind::Probe) return Type::string(probe_bytes_);
   if (type.kind == TypeKind::Func) return Type::string(func_bytes_);
-  if (is_user_text(type.kind)) return Type::string(value_text_bytes(type.kind));
+  if (has_value_text(type)) return Type::string(value_text_bytes(type));
   if (type.kind == TypeKind::Tuple && has_ids(type.fields)) return tuple_of(text_types(type.fields));
   return type;
 }
@@ -58,7 +57,7 @@ void PointText::write_text(const Type& type, const uint8_t* from, uint8_t* to) c
     std::memcpy(to, from, type_size(type));
     return;
   }
-  if (is_user_text(type.kind)) return write_value_text(type.kind, from, to, value_text_bytes(type.kind));
+  if (has_value_text(type)) return write_value_text(type, from, to);
   uint64_t id;
   std::memcpy(&id, from, 8);
   uint32_t room = type.kind == TypeKind::Probe ? probe_bytes_ : func_bytes_;

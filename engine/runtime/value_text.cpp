@@ -5,10 +5,13 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <string>
+
+#include "engine/base/text_kinds.h"
 
 namespace rawprobe::runtime {
 namespace {
@@ -62,12 +65,33 @@ std::string timestamp(const uint8_t* p) {
   return std::string(text, n);
 }
 
+// bpftrace's %r: printable bytes as they are, the others as \x01; %rx: every byte so.
+std::string buffer(const Type& type, const uint8_t* p) {
+  uint32_t length = std::min<uint32_t>(p[0], type.size ? type.size - 1 : 0);
+  std::string text;
+  for (uint32_t i = 0; i < length; ++i) {
+    uint8_t c = p[1 + i];
+    if (type.kind == TypeKind::Buffer && std::isprint(c)) {
+      text += static_cast<char>(c);
+      continue;
+    }
+    char hex[5];
+    std::snprintf(hex, sizeof hex, "\\x%02x", c);
+    text += hex;
+  }
+  return text;
+}
+
 }  // namespace
 
 void use_strftime_formats(std::vector<std::string> formats) { strftime_formats() = std::move(formats); }
 
-uint32_t value_text_bytes(TypeKind kind) {
-  switch (kind) {
+bool has_value_text(const Type& type) { return is_user_text(type.kind) || is_buffer(type.kind); }
+
+uint32_t value_text_bytes(const Type& type) {
+  switch (type.kind) {
+    case TypeKind::Buffer:
+    case TypeKind::BufferHex: return 4 * type.size + 1;
     case TypeKind::Inet: return INET6_ADDRSTRLEN;
     case TypeKind::MacAddr: return 18;
     case TypeKind::CgroupPath: return 1024;
@@ -75,9 +99,12 @@ uint32_t value_text_bytes(TypeKind kind) {
   }
 }
 
-void write_value_text(TypeKind kind, const uint8_t* from, uint8_t* to, uint32_t room) {
+void write_value_text(const Type& type, const uint8_t* from, uint8_t* to) {
   std::string text;
-  switch (kind) {
+  uint32_t room = value_text_bytes(type);
+  switch (type.kind) {
+    case TypeKind::Buffer:
+    case TypeKind::BufferHex: text = buffer(type, from); break;
     case TypeKind::Username: text = username(u64_at(from)); break;
     case TypeKind::Strerror: text = std::strerror(static_cast<int>(u64_at(from))); break;
     case TypeKind::Inet: text = inet(from); break;

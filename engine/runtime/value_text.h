@@ -8,6 +8,8 @@
 //   CgroupPath  u64 cgroup id                        "unified:/user.slice,..."
 //   Timestamp   { u64 format; u64 nsecs }            strftime(formats[format]) of the local
 //                                                    time nsecs (CLOCK_MONOTONIC) stands for
+//   Buffer      { u8 length; u8 data[size - 1] }     printable bytes as they are, others \xNN
+//   BufferHex   the same                             every byte \xNN (printf's %rx)
 #pragma once
 #include <cstdint>
 #include <string>
@@ -17,10 +19,12 @@
 
 namespace rawprobe::runtime {
 
-// Bytes the text of a value of this kind may take, its NUL included.
-uint32_t value_text_bytes(TypeKind kind);
-// Writes the text of the value at `from` into `to`, NUL-padded to `room` bytes.
-void write_value_text(TypeKind kind, const uint8_t* from, uint8_t* to, uint32_t room);
+// Whether values of this type print as text made here.
+bool has_value_text(const Type& type);
+// Bytes the text of a value of this type may take, its NUL included.
+uint32_t value_text_bytes(const Type& type);
+// Writes the text of the value at `from` into `to`, NUL-padded to value_text_bytes(type).
+void write_value_text(const Type& type, const uint8_t* from, uint8_t* to);
 // The strftime() formats of the script (lang::ProgramInfo::time_formats), before any
 // Timestamp is printed.
 void use_strftime_formats(std::vector<std::string> formats);

@@ -1,7 +1,8 @@
 // The language's later additions against bpftrace 0.17, the oracle: tuple elements and tuples
 // of mixed types in map keys and values, ternaries whose branches are statements, the builtins
 // cpid, username, numaid and sargN, and the functions bswap, kptr, uptr, strerror, ntop, pton,
-// strcontains, strftime, join, debugf, cat, system, signal and print(@m, top, div), with
+// strcontains, strftime, buf (printf's %r, %rx), join, debugf, cat, system, signal and
+// print(@m, top, div), with
 // bpftrace's refusals of their misuse. Each script runs under both with the same flags: runs that work
 // print the same stdout; runs bpftrace refuses are refused by rawprobe with the same first
 // message at the same column. `jiffies` is not in 0.17: the kernel's own count in
@@ -160,6 +161,19 @@ TEST_CASE("oracle: strcontains, strftime and print(@m, top, div), as bpftrace 0.
       {{}, "BEGIN { printf(\"%s\\n\", strftime(1, nsecs)); exit(); }"},
       {{}, "BEGIN { printf(\"%s\\n\", strftime(\"%Y\", \"a\")); exit(); }"},
       {{}, "BEGIN { @a[1] = 10; @a[2] = 20; @a[3] = 30; print(@a, 2, 10); print(@a, 1); exit(); }"},
+  });
+}
+
+TEST_CASE("oracle: buf() printed by printf's %r and %rx, print() and maps, as bpftrace 0.17") {
+  check_against_bpftrace({
+      {{}, "BEGIN { $b = buf(\"ab\\x01cd\", 5); printf(\"[%r] [%rx] [%s]\\n\", $b, $b, \"x\"); @b = buf(\"hi\\n\", 3);"
+           " @c[buf(\"k\", 1)] = 1; print($b); exit(); }"},
+      {{}, "BEGIN { $x = 3; printf(\"[%r]\\n\", buf(\"abcdef\", $x)); @t = (buf(\"xy\", 2), 1); exit(); }"},
+      {{"-c", "/bin/true"}, "tracepoint:syscalls:sys_enter_execve /pid == cpid/ { printf(\"%r\\n\", buf(str(args->filename), 6));"
+                            " printf(\"%rx\\n\", buf(args->filename, 4)); }"},
+      {{}, "BEGIN { printf(\"[%r]\\n\", \"abc\"); exit(); }"},
+      {{}, "BEGIN { printf(\"[%s]\\n\", buf(\"abc\", 2)); exit(); }"},
+      {{}, "BEGIN { $b = buf(\"abcdef\"); exit(); }"},
   });
 }
 
