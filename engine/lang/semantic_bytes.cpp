@@ -16,7 +16,8 @@ void Checker::call_same_integer(Expr& e) {
   check(a, Use::Value);
   if (a.type.kind == TypeKind::None) return;
   if (!a.type.is_integer()) {
-    error(e.span, e.name + "() only supports integer arguments (" + argument_type_name(a.type) + " provided)");
+    const char* kinds = e.function == FunctionId::Bswap ? "integer" : "integer or pointer";  // as bpftrace
+    error(e.span, e.name + "() only supports " + kinds + " arguments (" + argument_type_name(a.type) + " provided)");
     return;
   }
   e.type = e.function == FunctionId::Bswap ? Type::integer(a.type.size, false) : a.type;
@@ -52,8 +53,10 @@ void Checker::call_pton(Expr& e) {
   Expr& a = *e.operands[0];
   check(a, Use::Value);
   if (a.type.kind == TypeKind::None) return;
+  // bpftrace 0.17's words (sic).
+  std::string refusal = "pton() expects an string argument of an IPv4/IPv6 address, got ";
   if (!a.is_literal_string()) {
-    error(e.span, "pton() expects a string literal (" + argument_type_name(a.type) + " provided)");
+    error(e.span, refusal);
     return;
   }
   unsigned char buf[16];
@@ -62,7 +65,7 @@ void Checker::call_pton(Expr& e) {
   } else if (inet_pton(AF_INET6, a.str.c_str(), buf) == 1) {
     e.str.assign(reinterpret_cast<char*>(buf), 16);
   } else {
-    error(e.span, "pton() expects a valid IPv4 or IPv6 address, got \"" + a.str + "\"");
+    error(e.span, refusal + a.str);
     return;
   }
   e.type = Type::string(static_cast<uint32_t>(e.str.size()));

@@ -26,9 +26,11 @@ bool Checker::arg_count(Expr& e) {
   size_t n = e.operands.size(), min = f.min_args, max = f.max_args;
   if (n >= min && n <= max) return true;
   std::string given = " (" + std::to_string(n) + " provided)";
+  // bpftrace 0.17's words: "one argument", "2 arguments".
+  std::string want = min == 1 ? "one argument" : std::to_string(min) + " arguments";
   if (max == 0) error(e.span, e.name + "() requires no arguments" + given);
-  else if (min == max) error(e.span, e.name + "() requires " + std::to_string(min) + " argument" + (min == 1 ? "" : "s") + given);
-  else if (n < min) error(e.span, e.name + "() requires at least " + std::to_string(min) + " argument" + (min == 1 ? "" : "s") + given);
+  else if (min == max) error(e.span, e.name + "() requires " + want + given);
+  else if (n < min) error(e.span, e.name + "() requires at least " + want + given);
   else error(e.span, e.name + "() takes up to " + std::to_string(max) + " arguments" + given);
   return false;
 }

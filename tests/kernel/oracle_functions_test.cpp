@@ -146,6 +146,16 @@ TEST_CASE("oracle: bswap, kptr, uptr, strerror, ntop and pton, as bpftrace 0.17"
       {{}, "BEGIN { printf(\"%s\\n\", strerror(\"a\")); }"},
       {{}, "BEGIN { printf(\"%d\\n\", bswap(\"a\")); }"},
       {{}, "BEGIN { printf(\"%s\\n\", macaddr(\"abcde\")); }"},
+      {{}, "BEGIN { $x = kptr(\"a\"); }"},
+      {{}, "BEGIN { $x = pton(\"zz\"); }"},
+      {{}, "BEGIN { $x = pton(1); }"},
+      {{}, "BEGIN { strerror(); }"},
+      {{}, "BEGIN { printf(\"%s\", ntop()); }"},
+      {{}, "BEGIN { bswap(1, 2); }"},
+      {{}, "BEGIN { $x = ntop(1, 2, 3); }"},
+      {{}, "BEGIN { $x = strcontains(\"a\"); }"},
+      {{}, "BEGIN { cat(); }"},
+      {{}, "BEGIN { join(); }"},
   });
 }
 
