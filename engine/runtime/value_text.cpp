@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/base/text_kinds.h"
+#include "engine/runtime/cgroup_paths.h"
 
 namespace rawprobe::runtime {
 namespace {
@@ -110,6 +111,7 @@ void write_value_text(const Type& type, const uint8_t* from, uint8_t* to) {
     case TypeKind::Inet: text = inet(from); break;
     case TypeKind::MacAddr: text = mac(from); break;
     case TypeKind::Timestamp: text = timestamp(from); break;
+    case TypeKind::CgroupPath: text = cgroup_path_text(u64_at(from)); break;
     default: break;
   }
   std::memset(to, 0, room);

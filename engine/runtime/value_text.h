@@ -5,7 +5,7 @@
 //   Strerror    u64 errno                            strerror(errno): "No such file or directory"
 //   Inet        { u64 family; u8 addr[16] }          inet_ntop: "127.0.0.1", "::1"
 //   MacAddr     u8[6]                                "00:1A:2B:3C:4D:5E"
-//   CgroupPath  u64 cgroup id                        "unified:/user.slice,..."
+//   CgroupPath  u64 cgroup id                        "unified:/user.slice,..." (cgroup_paths.h)
 //   Timestamp   { u64 format; u64 nsecs }            strftime(formats[format]) of the local
 //                                                    time nsecs (CLOCK_MONOTONIC) stands for
 //   Buffer      { u8 length; u8 data[size - 1] }     printable bytes as they are, others \xNN

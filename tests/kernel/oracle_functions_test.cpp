@@ -1,13 +1,15 @@
 // The language's later additions against bpftrace 0.17, the oracle: tuple elements and tuples
 // of mixed types in map keys and values, ternaries whose branches are statements, the builtins
 // cpid, username, numaid and sargN, and the functions bswap, kptr, uptr, strerror, ntop, pton,
-// strcontains, strftime, buf (printf's %r, %rx), join, debugf, cat, system, signal and
+// strcontains, strftime, buf (printf's %r, %rx), cgroup_path, join, debugf, cat, system, signal and
 // print(@m, top, div), with
 // bpftrace's refusals of their misuse. Each script runs under both with the same flags: runs that work
 // print the same stdout; runs bpftrace refuses are refused by rawprobe with the same first
 // message at the same column. `jiffies` is not in 0.17: the kernel's own count in
 // /proc/timer_list is its oracle.
 #include <doctest/doctest.h>
+
+#include <sys/stat.h>
 
 #include <chrono>
 #include <fstream>
@@ -185,6 +187,41 @@ TEST_CASE("oracle: buf() printed by printf's %r and %rx, print() and maps, as bp
       {{}, "BEGIN { printf(\"[%s]\\n\", buf(\"abc\", 2)); exit(); }"},
       {{}, "BEGIN { $b = buf(\"abcdef\"); exit(); }"},
   });
+}
+
+// The cgroup2 mount point, from /proc/self/mountinfo ("" when there is none).
+static std::string cgroup2_mount() {
+  std::istringstream in(read_file("/proc/self/mountinfo"));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string id, parent, dev, root, mount, word;
+    fields >> id >> parent >> dev >> root >> mount;
+    while (fields >> word && word != "-") {
+    }
+    if (fields >> word && word == "cgroup2") return mount;
+  }
+  return "";
+}
+
+TEST_CASE("oracle: cgroup_path() names the cgroup in every hierarchy, as bpftrace 0.17") {
+  std::string program = "BEGIN { printf(\"%s|%s\\n\", cgroup_path(cgroup), cgroup_path(1)); @p = cgroup_path(cgroup); exit(); }";
+  check_against_bpftrace({{{}, program}});
+  // From a nested cgroup2 group: the runs move themselves there first.
+  std::string mount = cgroup2_mount();
+  REQUIRE(!mount.empty());
+  std::string group = mount + "/rawprobe-cgroup-path-test";
+  ::mkdir(group.c_str(), 0755);
+  std::vector<std::string> outs;
+  for (const std::string& tool : {std::string("bpftrace"), rawprobe_path()}) {
+    RunResult r = run({"sh", "-c", "echo $$ > " + group + "/cgroup.procs && exec " + tool + " -e " + shell_quote(program)});
+    INFO(tool, ": ", r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("unified:/rawprobe-cgroup-path-test") != std::string::npos);
+    outs.push_back(r.out);
+  }
+  ::rmdir(group.c_str());
+  CHECK(outs[1] == outs[0]);
 }
 
 TEST_CASE("oracle: join() prints execve's argv, as bpftrace 0.17") {
