@@ -189,26 +189,13 @@ TEST_CASE("oracle: buf() printed by printf's %r and %rx, print() and maps, as bp
   });
 }
 
-// The cgroup2 mount point, from /proc/self/mountinfo ("" when there is none).
-static std::string cgroup2_mount() {
-  std::istringstream in(read_file("/proc/self/mountinfo"));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string id, parent, dev, root, mount, word;
-    fields >> id >> parent >> dev >> root >> mount;
-    while (fields >> word && word != "-") {
-    }
-    if (fields >> word && word == "cgroup2") return mount;
-  }
-  return "";
-}
-
 TEST_CASE("oracle: cgroup_path() names the cgroup in every hierarchy, as bpftrace 0.17") {
   std::string program = "BEGIN { printf(\"%s|%s\\n\", cgroup_path(cgroup), cgroup_path(1)); @p = cgroup_path(cgroup); exit(); }";
   check_against_bpftrace({{{}, program}});
   // From a nested cgroup2 group: the runs move themselves there first.
-  std::string mount = cgroup2_mount();
+  RunResult findmnt = run({"findmnt", "-n", "-t", "cgroup2", "-o", "TARGET"});
+  REQUIRE(findmnt.status == 0);
+  std::string mount = findmnt.out.substr(0, findmnt.out.find('\n'));
   REQUIRE(!mount.empty());
   std::string group = mount + "/rawprobe-cgroup-path-test";
   ::mkdir(group.c_str(), 0755);
