@@ -139,7 +139,7 @@ void EventDispatcher::command_event(uint64_t id, std::span<const uint8_t> args) 
     std::fprintf(stderr, "ERROR: %s\n", out.error().what.c_str());
     return;
   }
-  out_->text_event(cat ? "cat" : "system", *out);
+  out_->text_event(cat ? "cat" : "syscall", *out);  // bpftrace's JSON names system()'s output "syscall"
 }
 
 // join(): the strings up to the first empty one, `separator` between them, then a newline.
@@ -154,7 +154,7 @@ void EventDispatcher::join_event(const std::string& separator, std::span<const u
     if (i) text += separator;
     text.append(s, n);
   }
-  text += '\n';
+  if (out_->format() == OutputFormat::Text) text += '\n';  // JSON's "data" has no newline, as bpftrace's
   out_->text_event("join", text);
 }
 

@@ -220,6 +220,7 @@ TEST_CASE("oracle: join() prints execve's argv, as bpftrace 0.17") {
   check_against_bpftrace({
       {{"-c", "/bin/sh " + script},
        "tracepoint:syscalls:sys_enter_execve /pid == cpid/ { join(args->argv); join(args->argv, \",\"); }"},
+      {{"-f", "json", "-c", "/bin/sh " + script}, "tracepoint:syscalls:sys_enter_execve /pid == cpid/ { join(args->argv); }"},
       {{}, "tracepoint:syscalls:sys_enter_execve { join(args->argv, 5); }"},
       {{}, "tracepoint:syscalls:sys_enter_execve { $x = join(args->argv); }"},
   });
@@ -259,6 +260,7 @@ TEST_CASE("oracle: cat() and system() print a file and a command's output, as bp
       {{}, "BEGIN { cat(\"" + with_newline + "\"); cat(\"/tmp/rawprobe-cat-test-%d\", 2); cat(\"%s\", \"" + without +
                "\"); exit(); }"},
       {{"--unsafe"}, "BEGIN { system(\"echo %d %s\", 5, \"x\"); system(\"printf abc\"); system(\"echo done\"); exit(); }"},
+      {{"--unsafe", "-f", "json"}, "BEGIN { cat(\"" + without + "\"); system(\"echo %d\", 7); exit(); }"},
       {{}, "BEGIN { system(\"echo hi\"); exit(); }"},
   });
   // A file that cannot be opened: stderr names it in bpftrace's words, and the run goes on.
