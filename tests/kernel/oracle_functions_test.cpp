@@ -287,6 +287,10 @@ TEST_CASE("oracle: signal() signals the current task, with bpftrace 0.17's refus
     CHECK(r.out.find("sent\n") != std::string::npos);
     CHECK(seconds < 4);
   }
+  // A kernel without bpf_send_signal (before 5.3), as the feature probe would find it.
+  RunResult old = run({"env", "RAWPROBE_PRETEND_MISSING=send_signal", rawprobe_path(), "--unsafe", "-c", "/bin/true", "-e", script});
+  CHECK(old.status == 1);
+  CHECK(old.err.find("signal() needs the kernel's bpf_send_signal helper (Linux 5.3)") != std::string::npos);
   check_against_bpftrace({
       {{}, "tracepoint:syscalls:sys_enter_getpid { signal(\"SIGUSR1\"); }"},
       {{"--unsafe"}, "BEGIN { signal(\"SIGUSR1\"); }"},
