@@ -267,6 +267,8 @@ class Parser {
       return s;
     }
     Token op = take();
+    if (e->kind == ExprKind::TupleElement)  // bpftrace 0.17's words
+      fail(e->span, "Tuples are immutable once created. Consider creating a new tuple and assigning it instead.");
     if (e->kind != ExprKind::Map && e->kind != ExprKind::Variable)
       fail(op.span, "cannot assign to this expression: the left of '" + std::string(src_.slice(op.span)) +
                         "' must be a map (@m, @m[k]) or a variable ($x)");

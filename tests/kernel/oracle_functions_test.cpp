@@ -75,6 +75,8 @@ TEST_CASE("oracle: tuple elements and tuples of mixed types in map keys and valu
            " @a[-1, \"k\", 65535].0); exit(); }"},
       {{}, "BEGIN { $t = (1, 2); printf(\"%d\\n\", $t.2); }"},
       {{}, "BEGIN { $x = 1; printf(\"%d\\n\", $x.0); }"},
+      {{}, "BEGIN { $t = (1, 2); $t.0 = 3; }"},
+      {{}, "BEGIN { @t[1] = (1, \"a\"); @t[2] = (2, \"bb\"); printf(\"%s %d\\n\", @t[2].1, @t[1].0 + @t[2].0); exit(); }"},
   });
 }
 
@@ -85,6 +87,8 @@ TEST_CASE("oracle: a ternary whose branches are statements, as bpftrace 0.17") {
       {{}, "BEGIN { $i = 0; while ($i < 4) { $i % 2 ? printf(\"odd %d\\n\", $i) : printf(\"even %d\\n\", $i); $i++; }"
            " 1 ? printf(\"const\\n\") : exit(); $i > 3 ? 4 : 5; exit(); }"},
       {{}, "BEGIN { $x = 1; $x ? printf(\"a\") : 5; exit(); }"},
+      {{}, "BEGIN { $x = 0; $x ? @a++ : @b++; $x ? printf(\"a\\n\") : @c++; exit(); }"},
+      {{}, "BEGIN { $x = 0; $x ? @a++ : @b++; exit(); }"},
   });
 }
 
