@@ -14,6 +14,8 @@ uint32_t type_align(const Type& type) {
       return std::clamp<uint32_t>(type.size, 1, 8);
     case TypeKind::String:
     case TypeKind::Buffer:
+    case TypeKind::BufferHex:
+    case TypeKind::MacAddr:
     case TypeKind::None:
       return 1;
     case TypeKind::Tuple:

@@ -29,6 +29,12 @@ std::string type_name(const Type& t) {
     case TypeKind::Timestamp: return "timestamp";
     case TypeKind::Probe: return "probe";
     case TypeKind::Func: return "func";
+    case TypeKind::Username: return "username";
+    case TypeKind::Strerror: return "strerror";
+    case TypeKind::Inet: return "inet";
+    case TypeKind::MacAddr: return "mac_address";
+    case TypeKind::CgroupPath: return "cgroup_path";
+    case TypeKind::BufferHex: return "buffer[" + std::to_string(t.size) + "]";
   }
   return "?";
 }
@@ -37,6 +43,7 @@ std::string argument_type_name(const Type& t) {
   if (t.is_integer()) return "integer";
   if (t.is_string()) return "string";
   if (t.kind == TypeKind::Tuple) return "tuple";  // bpftrace: "(tuple supplied)"
+  if (t.kind == TypeKind::Buffer || t.kind == TypeKind::BufferHex) return "buffer";
   return type_name(t);
 }
 

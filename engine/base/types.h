@@ -25,6 +25,10 @@ enum class TypeKind : uint8_t {
   Timestamp, // strftime-formatted time
   Probe,     // a point id (8 bytes) that prints as the probe's name (the `probe` builtin)
   Func,      // the same point id, printed as the point's function name (the `func` builtin)
+  // Values the kernel side keeps as numbers or bytes and output prints as text, made in user
+  // space (engine/runtime/value_text.h says each one's bytes and text).
+  Username, Strerror, Inet, MacAddr, CgroupPath,
+  BufferHex,  // a Buffer printed by printf's %rx: every byte as \xNN
 };
 
 struct Type {

@@ -162,6 +162,10 @@ struct CompileOptions {
   // created with BPF_F_NO_PREALLOC, except those a perf_event program writes. Asked only when
   // the script has such a map, so other scripts do not pay for the kernel probe; unset: no.
   std::function<bool()> hash_maps_on_demand;
+  // Whether the kernel has a helper that not every supported kernel has (bpf_jiffies64 for
+  // `jiffies`, bpf_send_signal for signal()), asked only when a program calls it; unset: yes.
+  std::function<bool(bpf::Helper)> has_helper;
+  int64_t child_pid = 0;              // -c CMD: the child's pid, the value of `cpid`
   std::string source_name;            // for annotations: "script.bt" or "-e"
   // The script's text: annotations quote its lines and errors point into it. May be null
   // (annotations then give only line numbers).

@@ -7,6 +7,14 @@
 //   gen_maps.cpp      map keys, reads, writes, aggregations, delete
 //   gen_builtins.cpp  pid, comm, argN, args->field, probe, func, ...
 //   gen_usdt.cpp      USDT arguments from their specs
+//   gen_tuples.cpp    tuple elements ($t.0)
+//   gen_bytes.cpp     bswap, kptr, uptr, strerror, ntop, pton, macaddr
+//   gen_effects.cpp   signal, override
+//   gen_time_debug.cpp  strftime, debugf
+//   gen_join.cpp      join
+//   gen_strcontains.cpp  strcontains
+//   gen_buf.cpp       buf
+//   gen_ternary.cpp   a ternary whose branches are statements
 //   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
 //                     zero, exit, str
 //   gen_stacks.cpp    kstack, ustack, ksym, usym, kaddr, uaddr
@@ -132,6 +140,7 @@ class ProgramGen {
   void statements(const std::vector<lang::StmtPtr>& body);
   void statement(const lang::Stmt& s);
   void assign(const lang::Stmt& s);
+  void expr_statement(const lang::Expr& e);  // an expression whose value is dropped
   void annotate(lang::Span span);
   void fail(lang::Span span, std::string message);
   bpf::Reg ctx();  // the register holding the context right now
@@ -207,6 +216,8 @@ class ProgramGen {
   void field_into(const lang::Expr& e, uint32_t slot, Place dst);
   IntVal context_reg(const arch::RegSlot& slot);
   IntVal arg(const lang::Expr& e);
+  IntVal stack_arg(const lang::Expr& e);              // sargN
+  IntVal stack_word(lang::Span span, int64_t offset);  // *(sp + offset) at entry
   IntVal point_id();  // `probe` and `func`
   IntVal cookie();
   const arch::Table& arch_table(lang::Span span);
@@ -214,6 +225,29 @@ class ProgramGen {
   // --- gen_usdt.cpp
   IntVal usdt_arg(const lang::Expr& e);
   void usdt_arg_into(const probes::AttachPoint& point, uint32_t index, lang::Span span, Temp dst);
+
+  // --- gen_tuples.cpp, gen_ternary.cpp
+  IntVal tuple_element_int(const lang::Expr& e);
+  void tuple_element_into(const lang::Expr& e, uint32_t slot, Place dst);
+  Place tuple_element_place(const lang::Expr& e, Type& element);
+  void ternary_statement(const lang::Expr& e);
+
+  // --- gen_bytes.cpp, gen_effects.cpp: the registry's generate hooks
+  IntVal bswap_int(const lang::Expr& e);
+  IntVal first_arg_int(const lang::Expr& e);                             // kptr, uptr
+  void number_into(const lang::Expr& e, uint32_t slot, Place dst);       // strerror
+  void ntop_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void pton_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void macaddr_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void signal_call(const lang::Expr& e);
+  void override_call(const lang::Expr& e);
+  void strftime_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_time_debug.cpp
+  void debugf_call(const lang::Expr& e);
+  void join_call(const lang::Expr& e);  // gen_join.cpp
+  IntVal strcontains_int(const lang::Expr& e);  // gen_strcontains.cpp
+  void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
+  // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
+  bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);
 
   // --- gen_calls.cpp
   static const GenerateHooks& generate_hooks(lang::FunctionId id);
@@ -232,6 +266,7 @@ class ProgramGen {
   // ringbuf_flags: BPF_RB_FORCE_WAKEUP for a record user space must act on at once.
   void output_event(Place record, uint32_t size, bool count_loss = true, int32_t ringbuf_flags = 0);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);
+  Place scratch_record(uint32_t size, bpf::Label skip);  // a record in the scratch array
   void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user);
 
   // --- gen_stacks.cpp

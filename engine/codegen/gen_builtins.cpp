@@ -7,6 +7,9 @@
 //   comm             bpf_get_current_comm(dst, 16)
 //   retval, argN     pt_regs slots of the point's arch table (r6 = ctx); argN past the
 //                    argument registers from the stack where the ABI puts them
+//   sargN            the N-th stack word at entry (arch::Table::stack_args_offset)
+//   cpid             the -c child's pid, a constant; username: the uid, named in user space
+//   numaid, jiffies  bpf_get_numa_node_id(), bpf_jiffies64() (5.5)
 //   args->f          tracepoint record at the field's offset (the context itself)
 //   argN (rawtracepoint)  u64 args[N] of the context: ctx + 8 * N
 //   probe, func      the point id: an index into CompiledScript::point_names, a constant when
@@ -82,6 +85,18 @@ IntVal ProgramGen::builtin_int(const Expr& e) {
       return context_reg(*slot);
     }
     case BuiltinId::Arg: return arg(e);
+    case BuiltinId::Sarg: return stack_arg(e);
+    case BuiltinId::Cpid: return IntVal::constant(script_.options().child_pid);
+    case BuiltinId::Username:
+      b_.call(Helper::get_current_uid_gid);
+      b_.mov32(bpf::R0, bpf::R0);
+      return IntVal::r0();
+    case BuiltinId::Numaid: return helper_value(Helper::get_numa_node_id);
+    case BuiltinId::Jiffies:
+      if (!helper_available(Helper::jiffies64, e.span,
+                            "jiffies needs the kernel's bpf_jiffies64 helper (Linux 5.5), which this kernel does not have"))
+        return IntVal::constant(0);
+      return helper_value(Helper::jiffies64);
     case BuiltinId::Probe:
     case BuiltinId::Func: return point_id();
     default: break;
@@ -132,9 +147,24 @@ IntVal ProgramGen::arg(const Expr& e) {
                      " register arguments (arg0..arg" + std::to_string(t.arg_regs.size() - 1) + ")");
     return IntVal::constant(0);
   }
+  return stack_word(e.span, offset);
+}
+
+// sargN: the N-th word of the stack at entry, past the return address where the architecture
+// has one on the stack (bpftrace 0.17: x86_64 sp + 8 + 8 * N, aarch64 sp + 8 * N).
+IntVal ProgramGen::stack_arg(const Expr& e) {
+  const arch::Table& t = arch_table(e.span);
+  uint32_t word = t.elf_class == 1 ? 4 : 8;
+  return stack_word(e.span, t.stack_args_offset + int64_t{word} * e.arg_index);
+}
+
+// The word at sp + offset, read from the probed task's stack.
+IntVal ProgramGen::stack_word(lang::Span span, int64_t offset) {
+  const arch::Table& t = arch_table(span);
+  uint32_t word = t.elf_class == 1 ? 4 : 8;
   auto sp = arch::find_slot(t, t.sp_reg);
   if (!sp) {
-    fail(e.span, "the " + std::string(t.name) + " table has no stack pointer");
+    fail(span, "the " + std::string(t.name) + " table has no stack pointer");
     return IntVal::constant(0);
   }
   Place buf{frame_.alloc(8), {}};

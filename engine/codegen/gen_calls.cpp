@@ -194,6 +194,21 @@ void ProgramGen::print_call(const Expr& e) {
   output_event(rec, size);
 }
 
+// Too big for the stack: this CPU's slot of the scratch array (programs do not nest on one
+// CPU for these probe types, so the slot is ours until the output call). Jumps to `skip`
+// when the lookup fails; the caller releases the pointer's temporary.
+Place ProgramGen::scratch_record(uint32_t size, bpf::Label skip) {
+  uint32_t map = script_.scratch_map(size);
+  Place key{frame_.alloc(8), {}};
+  b_.store_imm(Size::W, bpf::R10, static_cast<int16_t>(key.off), 0);
+  b_.load_map_fd(bpf::R1, bpf::MapHandle{map});
+  place_address(bpf::R2, key);
+  b_.call(Helper::map_lookup_elem);
+  b_.jump(bpf::Cond::Eq, bpf::R0, 0, skip);
+  IntVal p = to_temp(bpf::R0);
+  return Place{0, p.temp};
+}
+
 void ProgramGen::printf_call(const Expr& e) {
   const lang::PrintfInfo& info = script_.info().printfs[e.call_id];
   std::vector<Type> types;
@@ -206,17 +221,7 @@ void ProgramGen::printf_call(const Expr& e) {
   if (on_stack) {
     rec = Place{frame_.alloc(size), {}};
   } else {
-    // Too big for the stack: this CPU's slot of the scratch array (programs do not nest on
-    // one CPU for these probe types, so the slot is ours until the output call).
-    uint32_t map = script_.scratch_map(size);
-    Place key{frame_.alloc(8), {}};
-    b_.store_imm(Size::W, bpf::R10, static_cast<int16_t>(key.off), 0);
-    b_.load_map_fd(bpf::R1, bpf::MapHandle{map});
-    place_address(bpf::R2, key);
-    b_.call(Helper::map_lookup_elem);
-    b_.jump(bpf::Cond::Eq, bpf::R0, 0, skip);
-    IntVal p = to_temp(bpf::R0);
-    rec = Place{0, p.temp};
+    rec = scratch_record(size, skip);
   }
   store_int(IntVal::constant(static_cast<int64_t>(e.call_id)), 8, rec);
   uint32_t end = kEventHeaderSize;

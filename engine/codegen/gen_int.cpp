@@ -152,6 +152,7 @@ IntVal ProgramGen::gen_int(const Expr& e) {
     case ExprKind::Cast: return cast(e);
     case ExprKind::Field: return field_int(e);
     case ExprKind::Call: return call_int(e);
+    case ExprKind::TupleElement: return tuple_element_int(e);
     default:
       fail(e.span, "this expression does not give an integer here");
       return IntVal::constant(0);

@@ -125,6 +125,7 @@ void ProgramGen::write(const Expr& e, const Type& slot, Place dst) {
     case ExprKind::Field: field_into(e, size, dst); return;
     case ExprKind::Map: map_read_into(e, have, dst); break;
     case ExprKind::Variable: copy(dst, bpf::R10, variable_slot(e), have); break;
+    case ExprKind::TupleElement: tuple_element_into(e, size, dst); return;
     default: fail(e.span, "cannot store this " + std::string(e.type.is_string() ? "string" : "value") + " here"); return;
   }
   if (size > have && slot.kind == TypeKind::String) zero(dst.at(static_cast<int32_t>(have)), size - have);

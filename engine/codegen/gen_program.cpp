@@ -39,6 +39,17 @@ void visit_stmts(const std::vector<lang::StmtPtr>& body, F& f) {
   }
 }
 
+// A slot that holds both: the longer of two strings, field by field in tuples
+// (("a", 1) then ("abcdef", 2) needs the second's string in a tuple of the same size).
+Type widest(const Type& a, const Type& b) {
+  if (a.kind == TypeKind::Tuple && b.kind == TypeKind::Tuple && a.fields.size() == b.fields.size()) {
+    std::vector<Type> fields;
+    for (size_t i = 0; i < a.fields.size(); ++i) fields.push_back(widest(a.fields[i], b.fields[i]));
+    return tuple_of(std::move(fields));
+  }
+  return b.size > a.size ? b : a;
+}
+
 void variables_in(const Expr& e, std::set<std::string>& out) {
   auto f = [&](const Expr& x) {
     if (x.kind == ExprKind::Variable) out.insert(x.name);
@@ -99,7 +110,7 @@ Status ProgramGen::generate() {
   auto collect = [&](const Expr& e) {
     if (e.kind != ExprKind::Variable || e.type.kind == TypeKind::None) return;
     auto [it, fresh] = variable_types_.emplace(e.name, e.type);
-    if (!fresh && e.type.size > it->second.size) it->second = e.type;
+    if (!fresh) it->second = widest(it->second, e.type);
   };
   if (block_.predicate) visit_expr(*block_.predicate, collect);
   visit_stmts(block_.body, collect);
@@ -157,17 +168,7 @@ void ProgramGen::statements(const std::vector<lang::StmtPtr>& body) {
 void ProgramGen::statement(const Stmt& s) {
   if (s.kind != StmtKind::If && s.kind != StmtKind::While && s.kind != StmtKind::Unroll) annotate(s.span);
   switch (s.kind) {
-    case StmtKind::Expr: {
-      const Expr& e = *s.expr;
-      if (e.kind == ExprKind::Call) {
-        call_statement(e);
-      } else if (e.type.kind == TypeKind::Integer) {
-        IntVal v = gen_int(e);
-        release(v);
-      }
-      // Other values without side effects (`comm;`) generate nothing.
-      break;
-    }
+    case StmtKind::Expr: expr_statement(*s.expr); break;
     case StmtKind::Assign: assign(s); break;
     case StmtKind::If: {
       annotate(s.expr->span);
@@ -201,6 +202,18 @@ void ProgramGen::statement(const Stmt& s) {
     case StmtKind::Break: b_.jump(loops_.back().end); break;
     case StmtKind::Continue: b_.jump(loops_.back().top); break;
   }
+}
+
+void ProgramGen::expr_statement(const Expr& e) {
+  if (e.kind == ExprKind::Call) {
+    call_statement(e);
+  } else if (e.kind == ExprKind::Ternary && e.type.kind == TypeKind::None) {
+    ternary_statement(e);
+  } else if (e.type.kind == TypeKind::Integer) {
+    IntVal v = gen_int(e);
+    release(v);
+  }
+  // Other values without side effects (`comm;`) generate nothing.
 }
 
 void ProgramGen::assign(const Stmt& s) {

@@ -27,6 +27,7 @@
 #include "engine/runtime/symbol_budget.h"
 #include "engine/runtime/event_loop.h"
 #include "engine/runtime/script_maps.h"
+#include "engine/runtime/value_text.h"
 #include "engine/sys/bpf_map.h"
 #include "engine/sys/call.h"
 #include "engine/sys/features.h"
@@ -139,9 +140,13 @@ int run_script(Options& options) {
 
   lang::SourceFile src(options.source_name(), options.program);
   probes::TracefsCatalog catalog;
-  lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog, .params = {options.params}});
+  lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog,
+                                                         .params = {options.params},
+                                                         .child_command = !options.command.empty(),
+                                                         .unsafe = options.unsafe});
   if (!front.ok) return fail_text(front.errors);
   const lang::CheckedProgram& checked = front.program;
+  runtime::use_strftime_formats(checked.info.time_formats);
   bool dump_only = !options.dumps.empty();
   for (DumpKind k : options.dumps)
     if (k == DumpKind::Ast) std::fputs(lang::dump_ast(checked.ast).c_str(), stdout);
@@ -185,6 +190,12 @@ int run_script(Options& options) {
   copts.probe_read_user = sys::has(sys::Feature::probe_read_user);
   copts.ncpus = *ncpus;
   copts.hash_maps_on_demand = [] { return sys::has(sys::Feature::hash_on_demand); };
+  copts.has_helper = [](bpf::Helper h) {
+    if (h == bpf::Helper::jiffies64) return sys::has(sys::Feature::jiffies64);
+    if (h == bpf::Helper::send_signal) return sys::has(sys::Feature::send_signal);
+    return true;
+  };
+  if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();
   copts.source_name = options.source_name();
   copts.source = &src;
   copts.attach.mode = options.attach_mode;

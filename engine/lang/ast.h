@@ -33,6 +33,7 @@ enum class ExprKind : uint8_t {
   Field,     // name: field; arrow (`->` or `.`); operands[0] is the base (`args`);
              // sema: field_offset, field_type
   Tuple,     // operands: the elements
+  TupleElement,  // `$t.0`: operands[0] is the tuple; int_value the element's index
 };
 
 enum class Op : uint8_t {
@@ -52,7 +53,7 @@ bool op_is_comparison(Op op);
 // The builtins the semantic pass recognises; codegen switches on this, not on the name.
 enum class BuiltinId : uint8_t {
   None, Pid, Tid, Uid, Gid, Nsecs, Elapsed, Cpu, Comm, Retval, Arg, Args, Func, Probe,
-  Curtask, Rand, Cgroup,
+  Curtask, Rand, Cgroup, Cpid, Username, Numaid, Jiffies, Sarg,
 };
 
 struct Expr;
@@ -75,7 +76,7 @@ struct Expr {
   Type cast_type;                // Cast: the target type (also set by the parser)
   BuiltinId builtin = BuiltinId::None;
   FunctionId function = FunctionId::None;  // Call: its row in functions.def
-  uint32_t arg_index = 0;        // Builtin Arg: N of argN
+  uint32_t arg_index = 0;        // Builtin Arg, Sarg: N of argN, sargN
   int map_id = -1;               // Map: index into ProgramInfo::maps
   int call_id = -1;              // Call printf: index into ProgramInfo::printfs;
                                  // Call time: index into ProgramInfo::time_formats

@@ -53,6 +53,7 @@ class Dumper {
       case ExprKind::Cast: head = "cast (" + type_name(e.cast_type) + ")"; break;
       case ExprKind::Field: head = std::string("field ") + (e.arrow ? "->" : ".") + e.name; break;
       case ExprKind::Tuple: head = "tuple"; break;
+      case ExprKind::TupleElement: head = "tuple element " + std::to_string(e.int_value); break;
     }
     if (e.type.kind != TypeKind::None) head += " :: " + type_name(e.type);
     line(d, head);

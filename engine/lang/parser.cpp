@@ -266,6 +266,8 @@ class Parser {
       return s;
     }
     Token op = take();
+    if (e->kind == ExprKind::TupleElement)  // bpftrace 0.17's words
+      fail(e->span, "Tuples are immutable once created. Consider creating a new tuple and assigning it instead.");
     if (e->kind != ExprKind::Map && e->kind != ExprKind::Variable)
       fail(op.span, "cannot assign to this expression: the left of '" + std::string(src_.slice(op.span)) +
                         "' must be a map (@m, @m[k]) or a variable ($x)");
@@ -429,6 +431,10 @@ class Parser {
       } else if (t.kind == Tok::Dot || t.kind == Tok::Arrow) {
         bool arrow = t.kind == Tok::Arrow;
         take();
+        if (!arrow && at(Tok::Integer)) {
+          e = tuple_element(std::move(e));
+          continue;
+        }
         Token field = expect(Tok::Ident, arrow ? "after '->'" : "after '.'");
         std::vector<ExprPtr> ops;
         ops.push_back(std::move(e));
@@ -442,6 +448,17 @@ class Parser {
         return e;
       }
     }
+  }
+
+  // `base.N`, just past the '.': element N of a tuple.
+  ExprPtr tuple_element(ExprPtr base) {
+    Token index = take();
+    std::vector<ExprPtr> ops;
+    ops.push_back(std::move(base));
+    Span s = Span::join(ops[0]->span, index.span);
+    ExprPtr e = node(ExprKind::TupleElement, s, std::move(ops));
+    e->int_value = index.value;
+    return e;
   }
 
   // Comma-separated expressions up to `close`.

@@ -36,11 +36,19 @@ struct PrintfInfo {
   std::vector<PrintfArg> args;
   uint32_t record_size = kEventHeaderSize;   // layout_of({u64 id, args...}).size
   Span span;
+  // What is done with the formatted text: printed (printf), the file it names printed
+  // (cat), or run as a shell command (system). Their records are alike. join() records
+  // are { u64 id; char args[kJoinArgs][kJoinArgBytes] }, `format` its separator.
+  FunctionId function = FunctionId::Printf;
 };
+
+// join(): the first arguments of an argv-like array and the bytes kept of each, as bpftrace's.
+inline constexpr uint32_t kJoinArgs = 16;
+inline constexpr uint32_t kJoinArgBytes = 1024;
 
 struct ProgramInfo {
   std::vector<MapInfo> maps;
-  std::vector<PrintfInfo> printfs;           // Call printf's call_id indexes this
+  std::vector<PrintfInfo> printfs;           // Call printf's (cat's, system's) call_id indexes this
   std::vector<std::string> time_formats;     // Call time's call_id indexes this
   std::vector<BuiltinId> builtins_used;      // each once, in first-use order
   uint32_t max_arg_index = 0;                // highest N of argN used (when any)

@@ -291,11 +291,12 @@ void Checker::check(Expr& e, Use use) {
     case ExprKind::Call: call(e, use); return;
     case ExprKind::Unary: unary(e); break;
     case ExprKind::Binary: binary(e); break;
-    case ExprKind::Ternary: ternary(e); break;
+    case ExprKind::Ternary: use == Use::Statement ? ternary_statement(e) : ternary(e); break;
     case ExprKind::IncDec: incdec(e); break;
     case ExprKind::Cast: cast(e); break;
     case ExprKind::Field: field(e); break;
     case ExprKind::Tuple: tuple(e); break;
+    case ExprKind::TupleElement: element_of_tuple(e); break;
   }
 }
 
@@ -347,6 +348,12 @@ void Checker::ternary(Expr& e) {
   Expr& b = *e.operands[2];
   check(a, Use::Value);
   check(b, Use::Value);
+  ternary_type(e);
+}
+
+void Checker::ternary_type(Expr& e) {
+  Expr& a = *e.operands[1];
+  Expr& b = *e.operands[2];
   if (a.type.kind == TypeKind::None || b.type.kind == TypeKind::None) return;
   if (a.type.is_integer() && b.type.is_integer()) {
     e.type = Type::integer(8, a.type.is_signed);  // bpftrace 0.17 takes the first branch's sign

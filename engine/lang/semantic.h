@@ -17,6 +17,10 @@ struct SemanticOptions {
   uint32_t strlen = 64;
   // $1, $2, ...: the words after the program on the command line (the parser uses them).
   PositionalParams params;
+  // -c CMD: `cpid` is the child's pid.
+  bool child_command = false;
+  // --unsafe: system() and signal() are allowed, as in bpftrace.
+  bool unsafe = false;
 };
 
 // Types `prog` in place and returns the summary. Errors go to `diags`.

@@ -19,6 +19,8 @@ constexpr BuiltinDef kBuiltins[] = {
     {"cpu", BuiltinId::Cpu},         {"comm", BuiltinId::Comm},     {"retval", BuiltinId::Retval},
     {"args", BuiltinId::Args},       {"func", BuiltinId::Func},     {"probe", BuiltinId::Probe},
     {"curtask", BuiltinId::Curtask}, {"rand", BuiltinId::Rand},     {"cgroup", BuiltinId::Cgroup},
+    {"cpid", BuiltinId::Cpid},       {"username", BuiltinId::Username}, {"numaid", BuiltinId::Numaid},
+    {"jiffies", BuiltinId::Jiffies},
 };
 
 // What each probe kind's context offers: its row in the probe-type registry.
@@ -81,6 +83,7 @@ void Checker::builtin(Expr& e) {
     e.kind = ExprKind::Call;
     return call(e, Use::Value);
   }
+  if (stack_argument(e)) return;
   uint32_t index;
   if (parse_arg_index(e.name, index)) {
     e.builtin = BuiltinId::Arg;
@@ -140,6 +143,14 @@ void Checker::builtin(Expr& e) {
       e.type = Type{TypeKind::Func, 8, false, {}};
       break;
     case BuiltinId::Probe: e.type = Type{TypeKind::Probe, 8, false, {}}; break;
+    case BuiltinId::Cpid:
+      if (!opts_.child_command) {
+        error(e.span, "cpid cannot be used without child command");  // bpftrace 0.17's words
+        return;
+      }
+      e.type = Type::integer(8, false);
+      break;
+    case BuiltinId::Username: e.type = Type{TypeKind::Username, 8, false, {}}; break;
     default: e.type = Type::integer(8, false); break;  // pid, tid, nsecs, ... are u64 in bpftrace
   }
   note_builtin(e.builtin);

@@ -26,9 +26,11 @@ bool Checker::arg_count(Expr& e) {
   size_t n = e.operands.size(), min = f.min_args, max = f.max_args;
   if (n >= min && n <= max) return true;
   std::string given = " (" + std::to_string(n) + " provided)";
+  // bpftrace 0.17's words: "one argument", "2 arguments".
+  std::string want = min == 1 ? "one argument" : std::to_string(min) + " arguments";
   if (max == 0) error(e.span, e.name + "() requires no arguments" + given);
-  else if (min == max) error(e.span, e.name + "() requires " + std::to_string(min) + " argument" + (min == 1 ? "" : "s") + given);
-  else if (n < min) error(e.span, e.name + "() requires at least " + std::to_string(min) + " argument" + (min == 1 ? "" : "s") + given);
+  else if (min == max) error(e.span, e.name + "() requires " + want + given);
+  else if (n < min) error(e.span, e.name + "() requires at least " + want + given);
   else error(e.span, e.name + "() takes up to " + std::to_string(max) + " arguments" + given);
   return false;
 }
@@ -177,7 +179,7 @@ void Checker::call_printf(Expr& e) {
   for (ExprPtr& a : e.operands) check(*a, Use::Value);
   Expr& fmt = *e.operands[0];
   if (!fmt.is_literal_string()) {
-    error(e.span, "printf() expects a string literal (" + argument_type_name(fmt.type) + " provided)");
+    error(e.span, e.name + "() expects a string literal (" + argument_type_name(fmt.type) + " provided)");
     return;
   }
   std::vector<Type> stored;
@@ -193,6 +195,7 @@ void Checker::call_printf(Expr& e) {
     error(fmt.span, format.error().what + "; " + format.error().hint);
     return;
   }
+  if (!buffer_conversions(e, *format, stored)) return;
   Result<PrintfFormatter> formatter = PrintfFormatter::make(std::move(*format), stored);
   if (!formatter) {
     error(e.span, formatter.error().message());  // bpftrace's wording, at the call as it puts it
@@ -202,7 +205,7 @@ void Checker::call_printf(Expr& e) {
   std::vector<Type> record = {Type::integer(kEventHeaderSize, false)};
   record.insert(record.end(), stored.begin(), stored.end());
   StructLayout layout = layout_of(record);
-  PrintfInfo p{fmt.str, {}, layout.size, e.span};
+  PrintfInfo p{fmt.str, {}, layout.size, e.span, e.function};
   for (size_t i = 0; i < stored.size(); ++i) p.args.push_back({stored[i], layout.offsets[i + 1]});
   e.call_id = static_cast<int>(info_.printfs.size());
   info_.printfs.push_back(std::move(p));

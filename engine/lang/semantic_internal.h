@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/lang/semantic.h"
+#include "engine/output/printf_format.h"
 #include "engine/probes/probe_types.h"
 
 namespace rawprobe::lang {
@@ -42,6 +43,9 @@ class Checker {
   void unary(Expr& e);
   void binary(Expr& e);
   void ternary(Expr& e);
+  void ternary_type(Expr& e);       // the value's type, once both branches are checked
+  void ternary_statement(Expr& e);  // semantic_ternary.cpp: `c ? printf("a") : exit();`
+  void element_of_tuple(Expr& e);   // semantic_tuples.cpp: `$t.0`
   void incdec(Expr& e);
   void cast(Expr& e);
   void variable(Expr& e);
@@ -63,6 +67,8 @@ class Checker {
   const char* shared_hint(const char* probes::ContextTraits::*hint) const;
   std::string probe_kinds_text() const;
   void note_builtin(BuiltinId id);
+  // sargN (semantic_stack_args.cpp): true when e is one, checked.
+  bool stack_argument(Expr& e);
 
   // calls (semantic_calls.cpp): the registry's check hooks (engine/lang/functions.def),
   // each given a call whose `function` is resolved
@@ -79,6 +85,23 @@ class Checker {
   void call_stack(Expr& e);
   void call_symbol(Expr& e);
   void call_address(Expr& e);
+  // semantic_bytes.cpp
+  void call_same_integer(Expr& e);  // bswap, kptr, uptr: the argument's integer type
+  void call_ntop(Expr& e);
+  void call_pton(Expr& e);
+  void call_macaddr(Expr& e);
+  // semantic_effects.cpp
+  void call_system(Expr& e);
+  void call_signal(Expr& e);
+  void call_override(Expr& e);
+  bool unsafe_allowed(Expr& e);
+  // semantic_time_debug.cpp
+  void call_strftime(Expr& e);
+  void call_debugf(Expr& e);
+  void call_join(Expr& e);  // semantic_join.cpp
+  // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
+  void call_buf(Expr& e);
+  bool buffer_conversions(const Expr& call, const PrintfFormat& format, std::vector<Type>& stored);
   // The call's argument count is within its row's arity; reports it otherwise.
   bool arg_count(Expr& e);
   using CheckHook = void (Checker::*)(Expr&);

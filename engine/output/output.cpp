@@ -96,6 +96,12 @@ void Output::printf_event(const PrintfFormatter& formatter, const uint8_t* args,
   message("printf", text);
 }
 
+void Output::text_event(const char* type, std::string_view text) {
+  if (format_ != OutputFormat::Text) return message(type, text);
+  buf_ += text;
+  maybe_flush();
+}
+
 Result<std::string> format_local_time(const std::string& strftime_format) {
   time_t now = ::time(nullptr);
   struct tm local;

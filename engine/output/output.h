@@ -52,6 +52,8 @@ class Output {
   void attached_probes(uint64_t count);
   void lost_events(uint64_t count);
   void printf_event(const PrintfFormatter& formatter, const uint8_t* args, size_t len);
+  // Text printed as it is (cat()'s file, system()'s output); in JSON a message of `type`.
+  void text_event(const char* type, std::string_view text);
   // time("fmt"): the current local time through strftime. Like bpftrace, a result that is
   // empty or longer than 63 bytes prints nothing and is reported as an error.
   Status time_event(const std::string& strftime_format);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "engine/base/layout.h"
+#include "engine/base/text_kinds.h"
 #include "engine/base/type_names.h"
 #include "engine/output/number_text.h"
 
@@ -22,7 +23,7 @@ bool prints_as_string(const Type& t) {
     case TypeKind::UStack: case TypeKind::KStack: case TypeKind::USym: case TypeKind::KSym:
       return true;
     default:
-      return false;
+      return is_user_text(t.kind);
   }
 }
 
@@ -44,6 +45,8 @@ size_t match_token(std::string_view fmt, size_t p) {
   if (q >= n) return 0;
   char conv = fmt[q];
   bool has_length = q != length_start;
+  // %r and %rx print a buf() value (bpftrace 0.17; without flags, width or precision).
+  if (conv == 'r' && q == p + 1) return (q + 1 < n && fmt[q + 1] == 'x' ? q + 2 : q + 1) - p;
   bool ok = std::strchr("duxXopi", conv) || (!has_length && (conv == 's' || conv == 'c'));
   return ok && conv != '\0' ? q + 1 - p : 0;
 }
@@ -73,11 +76,12 @@ ConvSpec make_spec(std::string_view token) {
   spec.plain = prefix.size() == 1;
   std::string_view length = token.substr(k, token.size() - 1 - k);
   spec.conv = token.back() == 'i' ? 'd' : token.back();
+  if (length == "r") spec.conv = 'r', length = {};  // %rx: its buffer type says hex
   spec.narrow = length == "hh" ? 1 : length == "h" ? 2 : 0;
   spec.wide = !length.empty() && !spec.narrow;
   spec.token = std::string(token.substr(k));
   // Narrow and default lengths are passed as int after truncation; %p takes a pointer.
-  spec.c_spec = prefix + (spec.wide && spec.conv != 'p' ? "ll" : "") + spec.conv;
+  spec.c_spec = prefix + (spec.wide && spec.conv != 'p' ? "ll" : "") + (spec.conv == 'r' ? 's' : spec.conv);
   return spec;
 }
 
@@ -105,6 +109,8 @@ Result<PrintfFormat> PrintfFormat::parse(std::string_view fmt) {
         piece.literal += '%';
       } else if (i == p) {
         piece.prints_arg = true;
+        i = p + len;  // the whole token: C reads "%rx" as "%r" and a literal 'x'
+        continue;
       } else {
         return make_error("printf: unsupported conversion '" + std::string(fmt.substr(i, clen)) +
                               "' at offset " + std::to_string(i) + " of the format",
@@ -123,7 +129,8 @@ Result<PrintfFormat> PrintfFormat::parse(std::string_view fmt) {
 }
 
 ArgClass PrintfFormat::arg_class(size_t i) const {
-  return pieces_[i].spec.conv == 's' ? ArgClass::String : ArgClass::Integer;
+  char conv = pieces_[i].spec.conv;
+  return conv == 's' ? ArgClass::String : conv == 'r' ? ArgClass::Buffer : ArgClass::Integer;
 }
 
 Result<PrintfFormatter> PrintfFormatter::make(std::string_view fmt, std::vector<Type> arg_types) {
@@ -142,11 +149,14 @@ Result<PrintfFormatter> PrintfFormatter::make(PrintfFormat format, std::vector<T
   }
   for (size_t i = 0; i < supplied; i++) {
     ArgClass want = format.arg_class(i);
-    bool fits = want == ArgClass::String ? prints_as_string(arg_types[i]) : arg_types[i].is_integer();
+    // A buffer reaches the runtime's formatter as its text (runtime/value_text.h).
+    bool fits = want == ArgClass::String   ? prints_as_string(arg_types[i])
+                : want == ArgClass::Buffer ? is_buffer(arg_types[i].kind) || arg_types[i].is_string()
+                                           : arg_types[i].is_integer();
     if (!fits) {
+      const char* wanted = want == ArgClass::String ? "string" : want == ArgClass::Buffer ? "buffer" : "integer";
       return make_error("printf: %" + format.pieces()[i].spec.token +
-                        " specifier expects a value of type " +
-                        (want == ArgClass::String ? "string" : "integer") + " (" +
+                        " specifier expects a value of type " + wanted + " (" +
                         (prints_as_string(arg_types[i]) ? "string" : argument_type_name(arg_types[i])) +
                         " supplied)");
     }

@@ -34,10 +34,10 @@
 namespace rawprobe {
 
 // What a conversion accepts: bpftrace's type names are used in error messages.
-enum class ArgClass : uint8_t { Integer, String };
+enum class ArgClass : uint8_t { Integer, String, Buffer };
 
 struct ConvSpec {
-  char conv = 0;          // d u x X o c p s (i is stored as d)
+  char conv = 0;          // d u x X o c p s r (i is stored as d, rx as r)
   bool wide = false;      // l ll j z t: 64-bit
   uint8_t narrow = 0;     // h: 2, hh: 1, else 0
   bool plain = true;      // no flags, width or precision: the fast path applies

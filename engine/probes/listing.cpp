@@ -142,8 +142,17 @@ Status list_probes(const ListOptions& options, FILE* out) {
   // The pattern widened at its last part that is not already '*': the listing one level up.
   std::vector<std::string> parts = lang::split_probe_parts(options.pattern);
   std::string hint = "list what there is with -l alone, or a wider pattern";
+  const ProbeType* type = find_probe_type(parts[0]);
   for (size_t i = parts.size(); i-- > 1;) {
     if (parts[i] == "*") continue;
+    if (i == 1 && type && type->list_needs_binary) {
+      // Every probe of one file was asked for: a wider file pattern is not the answer.
+      hint = "'" + parts[1] + "' has none: " +
+             (type->kind == ProbeKind::Usdt ? std::string("it holds no USDT notes")
+                                            : std::string("its symbol tables name no function of its own "
+                                                          "(stripped? its debug file would name them)"));
+      break;
+    }
     parts[i] = "*";
     std::string wider;
     for (const std::string& part : parts) wider += (wider.empty() ? "" : ":") + part;

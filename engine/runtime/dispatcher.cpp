@@ -1,9 +1,11 @@
 #include "engine/runtime/dispatcher.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "engine/base/layout.h"
+#include "engine/runtime/command_events.h"
 #include "engine/sys/bpf_map.h"
 
 namespace rawprobe::runtime {
@@ -34,7 +36,9 @@ Result<EventDispatcher> EventDispatcher::make(const lang::ProgramInfo& info,
     // `probe` and `func` arguments reach the formatter as their text.
     bool ids = PointText::has_ids(types);
     d.printf_ids_.push_back(ids ? types : std::vector<Type>{});
-    Result<PrintfFormatter> f = PrintfFormatter::make(p.format, ids ? d.text_.text_types(types) : std::move(types));
+    // join()'s format is its separator, which no formatter reads.
+    std::string format = p.function == lang::FunctionId::Join ? "" : p.format;
+    Result<PrintfFormatter> f = PrintfFormatter::make(format, ids ? d.text_.text_types(types) : std::move(types));
     if (!f) {
       f.error().object = "printf(\"" + p.format + "\")";
       return f.error();
@@ -85,9 +89,10 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
   if (id < codegen::kAsyncBase) {
     if (id >= printfs_.size()) return problem("event with unknown printf id " + std::to_string(id));
     const std::vector<Type>& ids = printf_ids_[id];
-    if (ids.empty()) return out_->printf_event(printfs_[id], record + kEventHeaderSize, len - kEventHeaderSize);
-    std::span<const uint8_t> args = as_text(ids, record + kEventHeaderSize, len - kEventHeaderSize);
-    if (!has_symbols(ids)) return out_->printf_event(printfs_[id], args.data(), args.size());
+    std::span<const uint8_t> args(record + kEventHeaderSize, len - kEventHeaderSize);
+    if (!ids.empty()) args = as_text(ids, args.data(), args.size());
+    if (info_->printfs[id].function != lang::FunctionId::Printf) return command_event(id, args);
+    if (ids.empty() || !has_symbols(ids)) return out_->printf_event(printfs_[id], args.data(), args.size());
     // The strings of stacks and symbols are as wide as this event's texts.
     Result<PrintfFormatter> f = PrintfFormatter::make(info_->printfs[id].format, text_.text_types(ids));
     if (!f) return problem(f.error().message());
@@ -139,6 +144,37 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
     default:
       problem("event with unknown id " + std::to_string(id));
   }
+}
+
+// cat() and system(): their printf text names a file or is a command (command_events.h).
+// Their failures go to stderr in bpftrace's words, and the run goes on, as in bpftrace.
+void EventDispatcher::command_event(uint64_t id, std::span<const uint8_t> args) {
+  if (info_->printfs[id].function == lang::FunctionId::Join) return join_event(info_->printfs[id].format, args);
+  std::string text;
+  printfs_[id].append(text, args.data(), args.size());
+  bool cat = info_->printfs[id].function == lang::FunctionId::Cat;
+  Result<std::string> out = cat ? cat_file(text) : system_output(text);
+  if (!out) {
+    std::fprintf(stderr, "ERROR: %s\n", out.error().what.c_str());
+    return;
+  }
+  out_->text_event(cat ? "cat" : "syscall", *out);  // bpftrace's JSON names system()'s output "syscall"
+}
+
+// join(): the strings up to the first empty one, `separator` between them, then a newline.
+void EventDispatcher::join_event(const std::string& separator, std::span<const uint8_t> args) {
+  std::string text;
+  for (uint32_t i = 0; i < lang::kJoinArgs; ++i) {
+    size_t at = size_t(i) * lang::kJoinArgBytes;
+    if (at + lang::kJoinArgBytes > args.size()) break;
+    const char* s = reinterpret_cast<const char*>(args.data() + at);
+    size_t n = strnlen(s, lang::kJoinArgBytes);
+    if (n == 0) break;
+    if (i) text += separator;
+    text.append(s, n);
+  }
+  if (out_->format() == OutputFormat::Text) text += '\n';  // JSON's "data" has no newline, as bpftrace's
+  out_->text_event("join", text);
 }
 
 Status EventDispatcher::print_map(size_t user_map, uint32_t top, uint32_t div) {

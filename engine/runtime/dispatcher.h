@@ -47,6 +47,8 @@ class EventDispatcher {
                   const ScriptMaps& maps, Output& out)
       : info_(&info), script_(&script), maps_(&maps), out_(&out), text_(&script.point_names) {}
   void problem(std::string text);
+  void command_event(uint64_t printf_id, std::span<const uint8_t> args);  // cat(), system(), join()
+  void join_event(const std::string& separator, std::span<const uint8_t> args);
   // A value laid out by `types` with its point ids written as text (valid until the next call).
   std::span<const uint8_t> as_text(const std::vector<Type>& types, const uint8_t* data, size_t len);
 

@@ -4,12 +4,13 @@
 #include <cstring>
 
 #include "engine/base/layout.h"
+#include "engine/runtime/value_text.h"
 
 namespace rawprobe::runtime {
 namespace {
 
 bool is_point(const Type& t) { return t.kind == TypeKind::Probe || t.kind == TypeKind::Func; }
-bool is_id(const Type& t) { return is_point(t) || StackText::handles(t); }
+bool is_id(const Type& t) { return is_point(t) || StackText::handles(t) || has_value_text(t); }
 
 }  // namespace
 
@@ -54,6 +55,7 @@ Type PointText::text_type(const Type& type) const {
   if (StackText::handles(type)) return Type::string(symbol_bytes_);
   if (type.kind == TypeKind::Probe) return Type::string(probe_bytes_);
   if (type.kind == TypeKind::Func) return Type::string(func_bytes_);
+  if (has_value_text(type)) return Type::string(value_text_bytes(type));
   if (type.kind == TypeKind::Tuple && has_ids(type.fields)) return tuple_of(text_types(type.fields));
   return type;
 }
@@ -86,6 +88,7 @@ void PointText::write_text(const Type& type, const uint8_t* from, uint8_t* to) c
     std::memcpy(to, text.data(), std::min<size_t>(text.size(), symbol_bytes_ - 1));
     return;
   }
+  if (has_value_text(type)) return write_value_text(type, from, to);
   uint64_t id;
   std::memcpy(&id, from, 8);
   uint32_t room = type.kind == TypeKind::Probe ? probe_bytes_ : func_bytes_;

@@ -10,6 +10,8 @@ namespace rawprobe::sys {
 
 // Helper ids from the uapi ___BPF_FUNC_MAPPER (5.5: "bpf: Add probe_read_{user, kernel}...").
 inline constexpr int32_t kHelperProbeReadUser = 112;
+inline constexpr int32_t kHelperSendSignal = 109;
+inline constexpr int32_t kHelperJiffies64 = 118;
 inline constexpr int32_t kHelperProbeReadKernel = 113;
 
 FeatureState probe_tracefs();

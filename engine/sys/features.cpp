@@ -33,6 +33,8 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::isa_v4, "isa_v4", "ISA v4 (sign extension, sdiv, bswap, gotol)", "6.6"},
     {Feature::hash_on_demand, "hash_on_demand", "hash maps allocated on update (bpf_mem_alloc)", "6.1"},
     {Feature::kernel_btf, "kernel_btf", "kernel BTF (/sys/kernel/btf)", "5.4"},
+    {Feature::jiffies64, "jiffies64", "bpf_jiffies64", "5.5"},
+    {Feature::send_signal, "send_signal", "bpf_send_signal", "5.3"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -54,6 +56,8 @@ FeatureState run_probe(Feature f) {
     case Feature::isa_v4: return probe_isa(4);
     case Feature::hash_on_demand: return probe_hash_on_demand();
     case Feature::kernel_btf: return probe_kernel_btf();
+    case Feature::jiffies64: return probe_helper(kHelperJiffies64);
+    case Feature::send_signal: return probe_helper(kHelperSendSignal);
   }
   return {false, "unknown feature"};
 }

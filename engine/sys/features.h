@@ -27,6 +27,8 @@ enum class Feature {
   hash_on_demand,     // hash maps without preallocation (BPF_F_NO_PREALLOC) in every program
                       // type: elements come from bpf_mem_alloc, safe in any context
   kernel_btf,         // /sys/kernel/btf/vmlinux: the kernel's C types (engine/btf)
+  jiffies64,          // bpf_jiffies64 helper (the `jiffies` builtin)
+  send_signal,        // bpf_send_signal helper (signal())
 };
 
 struct FeatureInfo {

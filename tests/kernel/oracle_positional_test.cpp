@@ -4,9 +4,8 @@
 // adds errors that follow from the first, which rawprobe does not).
 #include <doctest/doctest.h>
 
-#include <regex>
-
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/oracle_first_error.h"
 
 using namespace rawprobe::cli_test;
 
@@ -16,16 +15,6 @@ struct Case {
   std::string program;
   std::vector<std::string> words;
 };
-
-// "stdin:1:24-26: ERROR: MESSAGE" -> "1:24: MESSAGE"; "-e:1:24: error: MESSAGE" -> the same.
-std::string first_error(const std::string& err) {
-  std::smatch m;
-  static const std::regex theirs(R"((?:^|\n)stdin:(\d+):(\d+)(?:-\d+)?: ERROR: ([^\n]*))");
-  static const std::regex ours(R"((?:^|\n)-e:(\d+):(\d+): error: ([^\n]*))");
-  if (std::regex_search(err, m, theirs) || std::regex_search(err, m, ours))
-    return std::string(m[1]) + ":" + std::string(m[2]) + ": " + std::string(m[3]);
-  return "(no error in: " + err + ")";
-}
 
 }  // namespace
 
