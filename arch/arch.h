@@ -95,6 +95,11 @@ struct Table {
   // R_*_GLOB_DAT); 0 where rawprobe does not name PLT stubs.
   uint32_t plt_jump_slot_reloc = 0;
   uint32_t plt_glob_dat_reloc = 0;
+  // What gcc predefines for this architecture that headers test, as `NAME` (1) or
+  // `NAME=VALUE`, separated by spaces: the script preprocessor defines them (what every Linux
+  // target has, __linux__, __LP64__, ..., is added there). Checked against each cross gcc's
+  // `cpp -dM` in tests/unit/lang_preprocess_oracle_test.cpp.
+  std::string_view cpp_macros = {};
 };
 
 // The register an alias names, resolved to its pt_regs slot.

@@ -1,0 +1,51 @@
+// rawprobe's own C preprocessor, run on a script before the lexer, as bpftrace runs clang's:
+// #include <...> and "...", #define (object-like and function-like), #undef, #if/#ifdef/
+// #ifndef/#elif/#else/#endif with defined() and C's integer expressions, #error, #pragma once.
+//
+// What it gives the lexer: the script's text with directives removed and macros expanded, plus
+// an OriginMap so every error points at the file, line and column the user wrote. A first line
+// starting with "#!" is skipped, so `#!/usr/bin/env rawprobe` scripts run as programs.
+//
+// Headers included with <...> are system or kernel headers, written in C that the script
+// language cannot parse (prototypes, attributes, inline functions): of those only what the
+// preprocessor itself uses is kept (their macros and conditionals), and their text is dropped.
+// The script's own text and "..." includes (struct definitions of the user's) are kept. A
+// <header> that no directory has is satisfied by the kernel's BTF when there is one (kernel
+// types come from BTF), and is an error naming the header otherwise.
+//
+// Unlike C, a map name `@NAME` is never expanded (bpftrace 0.17 lexes it as one token).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "arch/arch.h"
+#include "engine/lang/source.h"
+
+namespace rawprobe::lang {
+
+struct PreprocessOptions {
+  std::vector<std::string> include_dirs;     // -I DIR, searched before the system's
+  std::vector<std::string> system_dirs;      // empty: default_system_include_dirs(arch)
+  std::vector<std::string> forced_includes;  // --include FILE: as `#include "FILE"` before line 1
+  bool have_btf = false;  // the kernel has BTF: BPFTRACE_HAVE_BTF is defined, as bpftrace does
+  const arch::Table* arch = nullptr;  // whose predefined macros and triplet (nullptr: the host)
+};
+
+struct PreprocessResult {
+  bool ok = false;
+  SourceFile source{"", ""};       // what the lexer reads; positions map to the original files
+  std::string errors;              // rendered: "file:line:col: error: ...", the line and a caret
+  std::vector<std::string> notes;  // what -v tells: headers left to BTF, built-in headers used
+};
+
+// `name` is how errors name the script ("-e" for an inline program).
+PreprocessResult preprocess(const std::string& name, const std::string& text, const PreprocessOptions& options);
+
+// The macros a script sees before its first line: the machine's (__linux__, __x86_64__,
+// __LP64__, ... as gcc predefines them for that architecture) and BPFTRACE_HAVE_BTF.
+std::string predefined_macros(const arch::Table& table, bool have_btf);
+
+// Whether this kernel has BTF (/sys/kernel/btf/vmlinux exists).
+bool kernel_has_btf();
+
+}  // namespace rawprobe::lang
