@@ -19,7 +19,7 @@ Error usage_error(std::string what, std::string hint = {}) {
 }
 
 // Short options that take a value.
-bool takes_value(char c) { return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f'; }
+bool takes_value(char c) { return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f' || c == 'I'; }
 
 struct Parser {
   Options opt;
@@ -67,6 +67,10 @@ struct Parser {
         if (value == "text") opt.format = OutputFormat::Text;
         else if (value == "json") opt.format = OutputFormat::Json;
         else return usage_error("unknown output format '" + value + "' for -f", "use -f text or -f json");
+        return {};
+      case 'I':
+        if (value.empty()) return usage_error("-I needs a directory");
+        opt.include_dirs.push_back(value);
         return {};
       case 'q': opt.quiet = true; return {};
       case 'v': opt.verbose = true; return {};
@@ -129,6 +133,12 @@ struct Parser {
                            "the kernel's limit for a kretprobe's maxactive is " +
                                std::to_string(sys::DynamicEvent::kMaxActiveLimit));
       opt.kretprobe_maxactive = uint32_t(v);
+      return {};
+    }
+    if (name == "include") {
+      if (Status s = need_value(); !s) return s;
+      if (value.empty()) return usage_error("--include needs a file");
+      opt.forced_includes.push_back(value);
       return {};
     }
     if (name == "event-buffer") {
@@ -273,6 +283,8 @@ std::string usage_text() {
          "                       stop when it exits (uprobes/usdt see only CMD)\n"
          "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"
          "  -o FILE              write the output to FILE\n"
+         "  -I DIR               look for #include files in DIR (before the system's)\n"
+         "  --include FILE       read FILE first, as if the script began with #include \"FILE\"\n"
          "  -q                   quiet: no \"Attaching N probes...\" line\n"
          "  -f text|json         output format (json: bpftrace's NDJSON records)\n"
          "  -d                   same as --dump=bpf\n"

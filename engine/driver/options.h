@@ -51,6 +51,8 @@ struct Options {
   uint32_t kretprobe_maxactive = 0;
   EventBuffer event_buffer = EventBuffer::Auto;  // --event-buffer=auto|ringbuf|perf
   bool trace_syscalls = false;
+  std::vector<std::string> include_dirs;     // -I DIR, searched before the system's
+  std::vector<std::string> forced_includes;  // --include FILE, as if #include "FILE" came first
 
   // The name errors and annotations use for the script: FILE, or "-e" for inline programs.
   std::string source_name() const { return inline_program ? "-e" : program_file; }
