@@ -386,7 +386,8 @@ class Preprocessor {
       error(file, where, length, "#include nested too deeply (more than " + std::to_string(kMaxIncludeDepth) + " levels)");
       return;
     }
-    include(file, at, *found, keep_text && !angled);
+    // A system header keeps only its macros however it was named: its C text is not script syntax.
+    include(file, at, *found, keep_text && !angled && !found->in_system_dir);
     kernel_macros(file, at, header, angled);
   }
 

@@ -6,10 +6,11 @@
 // an OriginMap so every error points at the file, line and column the user wrote. A first line
 // starting with "#!" is skipped, so `#!/usr/bin/env rawprobe` scripts run as programs.
 //
-// Headers included with <...> are system or kernel headers, written in C that the script
-// language cannot parse (prototypes, attributes, inline functions): of those only what the
-// preprocessor itself uses is kept (their macros and conditionals), and their text is dropped.
-// The script's own text and "..." includes (struct definitions of the user's) are kept. A
+// Headers included with <...>, and any file found in a system directory, are system or kernel
+// headers, written in C that the script language cannot parse (prototypes, attributes, inline
+// functions): of those only what the preprocessor itself uses is kept (their macros and
+// conditionals), and their text is dropped. The script's own text and "..." includes found
+// beside it or in -I directories (struct definitions of the user's) are kept. A
 // <header> that no directory has is satisfied by the kernel's BTF when there is one (kernel
 // types come from BTF), and is an error naming the header otherwise.
 //

@@ -43,6 +43,14 @@ class IfParser {
   }
 
   bool conditional(IfValue& v) {
+    // `a ? b : c ? d : ...` nests here without passing through unary().
+    if (++depth_ > 200) return fail_end("#if expression nested too deeply");
+    bool ok = conditional_inner(v);
+    --depth_;
+    return ok;
+  }
+
+  bool conditional_inner(IfValue& v) {
     if (!binary(v, 0)) return false;
     if (!at("?")) return true;
     const PpToken& q = tokens_[pos_++];

@@ -54,8 +54,9 @@ FirstError first_error(const std::string& err) {
 // includes, macro expansion, numeric literals.
 bool in_preprocessor_or_literals(const FirstError& e) {
   static const std::regex ours(
-      R"(#include|#if|#else|#endif|#define|directive|macro|header|not found|integer literal|scientific literal|)"
-      R"(character literal|octal|exponent|unexpected character '#'|unexpected character '''|'#!')");
+      R"(#include|#if|#else|#endif|#define|directive|macro '|of macro|macro name|macro parameter|header .* not found|)"
+      R"(file .* not found|integer literal|scientific literal|character literal|octal|exponent|)"
+      R"(unexpected character '#'|unexpected character '''|'#!')");
   std::string trimmed = e.line.substr(std::min(e.line.find_first_not_of(" \t"), e.line.size()));
   return trimmed.starts_with("#") || std::regex_search(e.message, ours);
 }

@@ -171,6 +171,12 @@ TEST_CASE("<...> headers give their macros but not their C text; -I comes before
   PreprocessResult user_first = run(script, o);
   REQUIRE(user_first.ok);
   CHECK(pp_token_texts(user_first.source.text())[6] == "4");
+  // Named with quotes but found in a system directory, it is still a system header.
+  o.include_dirs.clear();
+  PreprocessResult quoted = run("#include \"linux/thing.h\"\nBEGIN { printf(\"%d\", THING); }\n", o);
+  REQUIRE(quoted.ok);
+  CHECK(quoted.source.text().find("struct thing") == std::string::npos);
+  CHECK(pp_token_texts(quoted.source.text())[6] == "3");
 }
 
 TEST_CASE("--include FILE is read before the script's first line") {
@@ -237,6 +243,16 @@ TEST_CASE("a macro whose expansion doubles at each level is refused, not expande
   REQUIRE_FALSE(r.ok);
   CHECK(r.errors.find(where("t.bt", script, "M0;")) == 0);
   CHECK(r.errors.find("too large") != std::string::npos);
+}
+
+TEST_CASE("deeply nested #if expressions are refused, not a stack overflow") {
+  for (std::string piece : {"(", "- ", "1 ? 1 : "}) {
+    std::string expr;
+    for (int i = 0; i < 100000; ++i) expr += piece;
+    PreprocessResult r = run("#if " + expr + "1\n#endif\n");
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.errors.find("nested too deeply") != std::string::npos);
+  }
 }
 
 TEST_CASE("the system include directories are a Debian gcc's, with the architecture's triplet") {
