@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <set>
 
@@ -189,6 +190,19 @@ class Preprocessor {
       } else if (c == '@') {
         ++pos;  // a map name: bpftrace 0.17 never expands it
         while (pos < n && pp_ident_char(t[pos])) ++pos;
+      } else if (c == '{' || c == '}') {
+        track_braces(std::string_view(&t[pos], 1));
+        ++pos;
+      } else if (c == '/' && depth_ == 0 && (predicate_ || pos == 0 || std::isspace(static_cast<unsigned char>(t[pos - 1])))) {
+        predicate_ = !predicate_;  // `/pid == 1/` after the probes: an expression again
+        ++pos;
+      } else if (depth_ == 0 && !predicate_ && !std::isspace(static_cast<unsigned char>(c))) {
+        // A probe spec: bpftrace 0.17 never expands names there, and a path such as
+        // /usr/lib/x86_64-linux-gnu must keep its `linux`.
+        while (pos < n && !std::isspace(static_cast<unsigned char>(t[pos])) && t[pos] != '{' && t[pos] != ',' &&
+               !(t[pos] == '/' && pos + 1 < n && (t[pos + 1] == '/' || t[pos + 1] == '*')))
+          ++pos;
+        if (pos < n && t[pos] == ',') ++pos;
       } else if (c >= '0' && c <= '9') {
         PpLexer lex(t, pos, n);
         PpToken num;
@@ -213,7 +227,10 @@ class Preprocessor {
           continue;
         }
         pos = std::max(pos, feed.consumed());
-        emit_expansion(file, begin, pos, spell_tokens(result), pos < n ? t[pos] : 0);
+        std::string spelled = spell_tokens(result);
+        for (const PpToken& r : result)
+          if (r.kind == PpKind::Punct) track_braces(r.text);
+        emit_expansion(file, begin, pos, std::move(spelled), pos < n ? t[pos] : 0);
         chunk = pos;
       } else {
         ++pos;
@@ -221,6 +238,16 @@ class Preprocessor {
     }
     emit_verbatim(file, t, chunk, pos);
     return pos;
+  }
+
+  // Braces of the script's text: outside every block (depth 0) are probe specs and predicates.
+  void track_braces(std::string_view punct) {
+    if (punct == "{") {
+      ++depth_;
+      predicate_ = false;
+    } else if (punct == "}" && depth_ > 0) {
+      --depth_;
+    }
   }
 
   // `hash` is the '#'; returns the offset of the newline that ends the directive.
@@ -419,6 +446,8 @@ class Preprocessor {
   std::set<std::string> once_;
   int current_dir_ = -2;
   uint32_t main_ = 1;
+  uint32_t depth_ = 0;      // '{' not yet closed in the script's text
+  bool predicate_ = false;  // between the '/'s of a predicate, outside every block
   std::string out_;
   std::string errors_;
   int error_count_ = 0;

@@ -14,7 +14,9 @@
 // <header> that no directory has is satisfied by the kernel's BTF when there is one (kernel
 // types come from BTF), and is an error naming the header otherwise.
 //
-// Unlike C, a map name `@NAME` is never expanded (bpftrace 0.17 lexes it as one token).
+// Unlike C, and like bpftrace 0.17, macros expand only in expressions: not in a map name
+// `@NAME` (one token there), and not in probe specs outside every block, where a path such as
+// /usr/lib/x86_64-linux-gnu must keep its `linux`; predicates (`/expr/`) are expressions.
 #pragma once
 #include <string>
 #include <vector>

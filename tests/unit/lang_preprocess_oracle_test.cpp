@@ -31,15 +31,17 @@ struct Both {
   std::string cpp_output, our_errors;
 };
 
-// `text` through `cpp -P` (in `dir`, so quoted includes resolve the same) and through ours.
+// `text` through `cpp -P` and through ours, both reading it as a file in a scratch directory.
 Both through_both(const std::string& text, const std::string& cpp_flags = "", PreprocessOptions options = {}) {
   test::ScratchDir scratch;
   std::filesystem::path input = scratch.path() / "input.bt";
   std::ofstream(input) << text;
   Both b;
-  test::CommandResult cpp = test::run_command("cpp -P " + cpp_flags + " " + input.string(), false);
+  std::filesystem::path err = scratch.path() / "cpp.err";
+  test::CommandResult cpp = test::run_command("cpp -P " + cpp_flags + " " + input.string() + " 2>" + err.string(), false);
   b.cpp_ok = cpp.status == 0;
-  b.cpp_output = cpp.output;
+  // What cpp said is kept for a failed check's message, not printed on every expected refusal.
+  b.cpp_output = b.cpp_ok ? cpp.output : test::run_command("cat " + err.string(), false).output;
   b.cpp = pp_token_texts(cpp.output);
   if (options.system_dirs.empty()) options.system_dirs = {"/nonexistent/rawprobe-test-include"};
   PreprocessResult ours = preprocess(input.string(), text, options);
@@ -49,9 +51,12 @@ Both through_both(const std::string& text, const std::string& cpp_flags = "", Pr
   return b;
 }
 
+// Inside a probe's block, where the script's macros expand (probe specs are left alone).
+std::string in_block(const std::string& text) { return "BEGIN {\n" + text + "}\n"; }
+
 void check_same(const std::string& text) {
   CAPTURE(text);
-  Both b = through_both(text);
+  Both b = through_both(in_block(text));
   REQUIRE_MESSAGE(b.cpp_ok, b.cpp_output);
   REQUIRE_MESSAGE(b.ours_ok, b.our_errors);
   CHECK(joined(b.ours) == joined(b.cpp));
@@ -154,7 +159,7 @@ TEST_CASE("what gcc's cpp refuses, rawprobe refuses") {
   };
   for (const char* text : bad) {
     CAPTURE(text);
-    Both b = through_both(text);
+    Both b = through_both(in_block(text));
     CHECK_FALSE(b.cpp_ok);
     CHECK_FALSE(b.ours_ok);
   }
@@ -169,7 +174,7 @@ TEST_CASE("quoted and -I includes resolve as gcc's cpp resolves them") {
   std::ofstream(dir.path() / "two" / "a.h") << "#define WHICH_A two\n";
   std::ofstream(dir.path() / "two" / "b.h") << "#define WHICH_B two\n";
   std::ofstream(dir.path() / "two" / "c.h") << "#define WHICH_C two\n";
-  std::string text = "#include \"a.h\"\n#include \"c.h\"\nWHICH_A WHICH_B WHICH_C\n";
+  std::string text = in_block("#include \"a.h\"\n#include \"c.h\"\nWHICH_A WHICH_B WHICH_C\n");
   std::string flags = "-I" + (dir.path() / "one").string() + " -I" + (dir.path() / "two").string();
   PreprocessOptions options;
   options.include_dirs = {(dir.path() / "one").string(), (dir.path() / "two").string()};
@@ -177,6 +182,13 @@ TEST_CASE("quoted and -I includes resolve as gcc's cpp resolves them") {
   REQUIRE(b.cpp_ok);
   REQUIRE_MESSAGE(b.ours_ok, b.our_errors);
   CHECK(joined(b.ours) == joined(b.cpp));
+}
+
+// What a script's `{ NAME }` became: the tokens between the braces.
+std::string value_in_block(const std::string& text) {
+  std::vector<std::string> tokens = pp_token_texts(text);
+  if (tokens.size() < 2) return "";
+  return joined(std::vector<std::string>(tokens.begin() + 1, tokens.end() - 1));
 }
 
 // gcc -dM for an architecture: NAME -> VALUE of every predefined macro.
@@ -240,11 +252,12 @@ TEST_CASE("the built-in <sys/socket.h> constants are the system header's") {
       if (tokens[i] == "#" && tokens[i + 1] == "define") names.push_back(tokens[i + 2]);
   }
   REQUIRE(names.size() >= 2);
-  std::string uses = "#include <sys/socket.h>\n";
+  std::string uses = "#include <sys/socket.h>\n{\n";
   for (const std::string& n : names) uses += n + "\n";
+  uses += "}\n";
   test::ScratchDir dir;
   std::ofstream(dir.path() / "uses.c") << uses;
-  test::CommandResult real = test::run_command("cpp -P " + (dir.path() / "uses.c").string() + " | tail -n " + std::to_string(names.size()), false);
+  test::CommandResult real = test::run_command("cpp -P " + (dir.path() / "uses.c").string() + " | tail -n " + std::to_string(names.size() + 1) + " | head -n " + std::to_string(names.size()), false);
   REQUIRE(real.status == 0);
   std::vector<std::string> real_values = pp_token_texts(real.output);
   // With no include directory at all, the built-in copy answers.
@@ -252,12 +265,12 @@ TEST_CASE("the built-in <sys/socket.h> constants are the system header's") {
   none.system_dirs = {"/nonexistent/rawprobe-test-include"};
   PreprocessResult fallback = preprocess("uses.bt", uses, none);
   REQUIRE(fallback.ok);
-  CHECK(joined(pp_token_texts(fallback.source.text())) == joined(real_values));
+  CHECK(joined(pp_token_texts(fallback.source.text())) == "{ " + joined(real_values) + " }");
   REQUIRE(fallback.notes.size() == 1);
   // With the system's directories, rawprobe reads the real header (macros only) to the same end.
   PreprocessResult system = preprocess("uses.bt", uses, {});
   REQUIRE_MESSAGE(system.ok, system.errors);
-  CHECK(joined(pp_token_texts(system.source.text())) == joined(real_values));
+  CHECK(joined(pp_token_texts(system.source.text())) == "{ " + joined(real_values) + " }");
   for (const std::string& note : system.notes) CHECK(note.find("built-in") == std::string::npos);
 }
 
@@ -284,10 +297,10 @@ TEST_CASE("the kernel macros added where BTF gives the types are the kernel sour
       PreprocessOptions btf;
       btf.have_btf = true;
       btf.system_dirs = {"/nonexistent/rawprobe-test-include"};
-      PreprocessResult ours = preprocess("k.bt", std::string("#include <") + header + ">\n" + name + "\n", btf);
+      PreprocessResult ours = preprocess("k.bt", std::string("#include <") + header + ">\n{ " + name + " }\n", btf);
       REQUIRE(ours.ok);
       test::ScratchDir dir;
-      std::ofstream(dir.path() / "cmp.c") << "#if (" << m[1] << ") == (" << joined(pp_token_texts(ours.source.text())) << ")\nSAME\n#endif\n";
+      std::ofstream(dir.path() / "cmp.c") << "#if (" << m[1] << ") == (" << value_in_block(ours.source.text()) << ")\nSAME\n#endif\n";
       test::CommandResult same = test::run_command("cpp -P " + (dir.path() / "cmp.c").string(), false);
       CHECK(pp_token_texts(same.output) == std::vector<std::string>{"SAME"});
     }

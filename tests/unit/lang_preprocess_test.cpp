@@ -104,6 +104,22 @@ TEST_CASE("map names are not expanded, as bpftrace 0.17 lexes @NAME as one token
   CHECK(std::count(tokens.begin(), tokens.end(), "5") == 1);
 }
 
+TEST_CASE("probe specs are not expanded, predicates and blocks are") {
+  std::string script =
+      "#define TARGET 42\n"
+      "uprobe:/usr/lib/x86_64-linux-gnu/libc.so.6:TARGET /pid == TARGET/ { $x = TARGET; }\n"
+      "struct s { int a; }\n"
+      "END /TARGET/ { $y = linux; }\n";
+  PreprocessResult r = run(script);
+  REQUIRE(r.ok);
+  std::vector<std::string> tokens = pp_token_texts(r.source.text());
+  // The spec keeps `linux` and `TARGET`; both predicates and both blocks have 42 / 1.
+  CHECK(r.source.text().find("x86_64-linux-gnu/libc.so.6:TARGET /") != std::string::npos);
+  CHECK(std::count(tokens.begin(), tokens.end(), "TARGET") == 1);
+  CHECK(std::count(tokens.begin(), tokens.end(), "42") == 3);
+  CHECK(std::count(tokens.begin(), tokens.end(), "linux") == 1);  // the path's, not the block's
+}
+
 TEST_CASE("quoted includes are searched beside the includer, then -I; their text is kept with its own positions") {
   test::ScratchDir dir;
   REQUIRE_FALSE(dir.path().empty());
