@@ -384,7 +384,9 @@ class Preprocessor {
       if (angled && !keep_text && file != main_) {
         // A header a system header takes from the compiler (<stddef.h>, <stdarg.h>): of a system
         // header only its macros are read, and the script needs none of these.
-        notes_.push_back(shown + " (included by " + map_->files[file].name + "): not found; skipped");
+        if (skipped_.insert(header).second)
+          notes_.push_back(shown + ": not found, included by system headers (first " + map_->files[file].name +
+                           "); skipped, as only their macros are read");
         return;
       }
       if (angled && options_.have_btf) {
@@ -444,6 +446,7 @@ class Preprocessor {
   std::vector<Conditional> conds_;
   std::vector<std::pair<uint32_t, uint32_t>> stack_;  // (file, offset) of each #include being read
   std::set<std::string> once_;
+  std::set<std::string> skipped_;  // missing headers of system headers, noted once each
   int current_dir_ = -2;
   uint32_t main_ = 1;
   uint32_t depth_ = 0;      // '{' not yet closed in the script's text
