@@ -5,7 +5,7 @@
 #   $(BUILD)/samples/static/<name>   the same, -static, for the VM harness's initramfs
 SAMPLES_CC     ?= gcc
 SAMPLES_CFLAGS := -O0
-SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args
+SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin
 SAMPLE_LIBS_read_rand := -lpthread
 
 SAMPLES        := $(addprefix $(BUILD)/samples/,$(SAMPLE_NAMES))

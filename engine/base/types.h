@@ -9,6 +9,9 @@
 
 namespace rawprobe {
 
+// How a kstack/ustack prints (bpftrace's modes; raw is ours: bare hex addresses).
+enum class StackMode : uint8_t { Bpftrace, Perf, Raw };
+
 enum class TypeKind : uint8_t {
   None,      // no value (statements, void calls)
   Integer,   // size 1, 2, 4 or 8 bytes; signed or not
@@ -29,6 +32,9 @@ struct Type {
   uint32_t size = 0;        // bytes the value occupies
   bool is_signed = false;   // Integer, Sum, Min, Max, Avg: signedness of the values
   std::vector<Type> fields; // Tuple: its fields in order
+  // UStack, KStack: the mode and the most frames kept (each pair is its own stack map).
+  StackMode stack_mode = StackMode::Bpftrace;
+  uint16_t stack_limit = 0;
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {

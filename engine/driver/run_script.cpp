@@ -12,6 +12,7 @@
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
 #include "engine/driver/release.h"
+#include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/lang/frontend.h"
 #include "engine/lang/preprocess.h"
@@ -22,6 +23,7 @@
 #include "engine/runtime/cpus.h"
 #include "engine/runtime/dispatcher.h"
 #include "engine/runtime/failed_updates.h"
+#include "engine/runtime/symbol_budget.h"
 #include "engine/runtime/event_loop.h"
 #include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
@@ -41,10 +43,7 @@ constexpr uint32_t kPerfBufferPages = 64;
 // records, 100 ms of `make bench`'s 100,000 events/s stream, which it delivers without loss.
 constexpr uint32_t kRingBufferBytes = 256u << 10;
 
-int fail(const Error& err) {
-  std::fprintf(stderr, "rawprobe: %s\n", err.message().c_str());
-  return 1;
-}
+int fail(const Error& err) { return exit_status(err); }
 
 // A report that is already complete text (rendered diagnostics, verifier report).
 int fail_text(const std::string& text) {
@@ -191,16 +190,16 @@ int run_script(Options& options) {
   copts.attach.mode = options.attach_mode;
   copts.attach.semaphore_pid = ctx.pid;
   Result<codegen::CompiledScript> compiled = codegen::compile(checked, *points, copts);
-  if (!compiled) {
-    const Error& e = compiled.error();
-    return e.detail.empty() ? fail(e) : fail_text(e.what + "\n" + e.detail);
-  }
+  if (!compiled) return exit_status(compiled.error(), &src);
   const codegen::CompiledScript& script = *compiled;
 
   Result<runtime::ScriptMaps> maps = runtime::ScriptMaps::create(script, checked.info, *ncpus);
   if (!maps) return fail(maps.error());
+  Result<size_t> symbol_budget = runtime::symbol_budget_bytes(options.symbol_cache_mb);
+  if (!symbol_budget) return fail(symbol_budget.error());
+  maps->enable_symbols(*symbol_budget, options.folded);
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
-  if (!loaded) return fail_text(loaded.error().what);
+  if (!loaded) return fail(loaded.error());
 
   for (DumpKind k : options.dumps)
     if (k != DumpKind::Ast)
@@ -272,6 +271,11 @@ int run_script(Options& options) {
   if (!failed) return fail(failed.error());
   for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
   for (const std::string& p : dispatcher->problems()) std::fprintf(stderr, "rawprobe: %s\n", p.c_str());
+  if (options.verbose && maps->symbols()) {
+    const symbols::SymbolCacheStats& st = maps->symbols()->user_symbols().stats();
+    std::fprintf(stderr, "rawprobe: user symbol tables: %zu loaded, %zu evicted, peak %zu bytes of a %zu-byte budget\n",
+                 st.loads, st.evictions, st.peak_bytes, maps->symbols()->user_symbols().budget());
+  }
   if (!drained) return fail(drained.error());
   if (!printed) return fail(printed.error());
   if (!flushed) return fail(flushed.error());
