@@ -83,6 +83,7 @@ constexpr Table aarch64_table = {
     .stack_args = StackArgs::AfterRegisters, .multiarch = "aarch64-linux-gnu",
     .capstone_arch = CS_ARCH_ARM64, .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Aarch64,
     .plt_jump_slot_reloc = R_AARCH64_JUMP_SLOT, .plt_glob_dat_reloc = R_AARCH64_GLOB_DAT,
+    .cpp_macros = "__aarch64__ __CHAR_UNSIGNED__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 constexpr Table arm_on_aarch64_table = {
@@ -95,6 +96,7 @@ constexpr Table arm_on_aarch64_table = {
     .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Arm,
     .plt_jump_slot_reloc = R_ARM_JUMP_SLOT, .plt_glob_dat_reloc = R_ARM_GLOB_DAT,
     .thumb_symbols = true,
+    .cpp_macros = "__arm__ __ARMEL__ __CHAR_UNSIGNED__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

@@ -118,6 +118,11 @@ struct Table {
   bool thumb_symbols = false;
   UprobeRefusal uprobe_refusal = UprobeRefusal::None;
   OffsetBaseSyntax offset_base = {};  // usdt_syntax OffsetBase only
+  // What gcc predefines for this architecture that headers test, as `NAME` (1) or
+  // `NAME=VALUE`, separated by spaces: the script preprocessor defines them (what every Linux
+  // target has, __linux__, __LP64__, ..., is added there). Checked against each cross gcc's
+  // `cpp -dM` in tests/unit/lang_preprocess_oracle_test.cpp.
+  std::string_view cpp_macros = {};
 };
 
 // The register an alias names, resolved to its pt_regs slot.

@@ -46,6 +46,7 @@ constexpr Table arm_table = {
     .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Arm,
     .plt_jump_slot_reloc = R_ARM_JUMP_SLOT, .plt_glob_dat_reloc = R_ARM_GLOB_DAT,
     .thumb_symbols = true,
+    .cpp_macros = "__arm__ __ARMEL__ __CHAR_UNSIGNED__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

@@ -44,6 +44,7 @@ constexpr Table i386_table = {
     .stack_args = StackArgs::All, .multiarch = "i386-linux-gnu",
     .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_32, .usdt_syntax = UsdtSyntax::X86,
     .uprobe_refusal = UprobeRefusal::X86Prefixes,
+    .cpp_macros = "__i386__ __i386 i386 __ILP32__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

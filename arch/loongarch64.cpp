@@ -62,6 +62,7 @@ constexpr Table loongarch64_table = {
     .uapi_struct = "struct user_pt_regs",
     .multiarch = "loongarch64-linux-gnu", .fixed_insn_size = 4,
     .offset_base = {.base_comma_offset = true},
+    .cpp_macros = "__loongarch__ __loongarch64 __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

@@ -60,6 +60,7 @@ constexpr Table mips64_table = {
     .sp_reg = "regs[29]", .ip_reg = "cp0_epc", .fp_reg = "regs[30]", .usdt_aliases = aliases,
     .uapi_struct = "struct pt_regs",
     .multiarch = "mips64el-linux-gnuabi64", .capstone_arch = CS_ARCH_MIPS, .capstone_mode = CS_MODE_MIPS64,
+    .cpp_macros = "__mips__ __mips64 __MIPSEL__ __MIPSEL _MIPSEL __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

@@ -54,6 +54,7 @@ constexpr Table ppc64le_table = {
     .uapi_struct = "struct pt_regs",
     .multiarch = "powerpc64le-linux-gnu", .capstone_arch = CS_ARCH_PPC, .capstone_mode = CS_MODE_64,
     .offset_base = {.percent_registers = true, .numbered_registers = true},
+    .cpp_macros = "__powerpc64__ __PPC64__ __LITTLE_ENDIAN__ __CHAR_UNSIGNED__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

@@ -51,6 +51,7 @@ constexpr Table riscv64_table = {
     .sp_reg = "sp", .ip_reg = "epc", .fp_reg = "s0", .usdt_aliases = aliases,
     .uapi_struct = "struct user_regs_struct",
     .multiarch = "riscv64-linux-gnu",
+    .cpp_macros = "__riscv __riscv_xlen=64 __CHAR_UNSIGNED__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

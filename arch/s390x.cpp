@@ -45,6 +45,7 @@ constexpr Table s390x_table = {
     .uapi_struct = "user_pt_regs",
     .multiarch = "s390x-linux-gnu", .capstone_arch = CS_ARCH_SYSZ, .capstone_mode = CS_MODE_BIG_ENDIAN,
     .offset_base = {.percent_registers = true, .index_base = true},
+    .cpp_macros = "__s390__ __s390x__ __CHAR_UNSIGNED__ __BYTE_ORDER__=__ORDER_BIG_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

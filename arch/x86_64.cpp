@@ -54,6 +54,7 @@ constexpr Table x86_64_table = {
     .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_64, .usdt_syntax = UsdtSyntax::X86,
     .plt_jump_slot_reloc = R_X86_64_JUMP_SLOT, .plt_glob_dat_reloc = R_X86_64_GLOB_DAT,
     .uprobe_refusal = UprobeRefusal::X86Prefixes,
+    .cpp_macros = "__x86_64__ __x86_64 __amd64__ __amd64 __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 // A 32-bit process (int 0x80 / ia32 compat) on an x86_64 kernel: the kernel saves its
@@ -69,6 +70,7 @@ constexpr Table i386_on_x86_64_table = {
     .stack_args = StackArgs::All, .multiarch = "i386-linux-gnu",
     .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_32, .usdt_syntax = UsdtSyntax::X86,
     .uprobe_refusal = UprobeRefusal::X86Prefixes,
+    .cpp_macros = "__i386__ __i386 i386 __ILP32__ __BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__",
 };
 
 }  // namespace rawprobe::arch

@@ -199,7 +199,7 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
         if (serves.size() > 1) prog.description += " (+" + std::to_string(serves.size() - 1) + " more)";
         if (options.source) {
           lang::LineCol at = options.source->position(blocks[b].span.begin);
-          prog.description += " (" + options.source->name() + ":" + std::to_string(at.line) + ")";
+          prog.description += " (" + std::string(options.source->name_at(blocks[b].span.begin)) + ":" + std::to_string(at.line) + ")";
         }
         // First without r6 for the context (one register more for temporaries); again with it
         // when the context is read after the first instruction.

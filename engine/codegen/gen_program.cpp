@@ -93,7 +93,8 @@ void ProgramGen::annotate(lang::Span span) {
     b_.annotate(name.empty() ? std::string("statement") : name);
     return;
   }
-  if (name.empty()) name = src->name();
+  // A span in a file the script includes is annotated with that file's name.
+  if (std::string_view file = src->name_at(span.begin); name.empty() || file != src->name()) name = file;
   std::string line(src->line_at(span.begin));
   size_t first = line.find_first_not_of(" \t");
   line = first == std::string::npos ? "" : line.substr(first);

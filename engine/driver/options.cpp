@@ -21,7 +21,7 @@ Error usage_error(std::string what, std::string hint = {}) {
 }
 
 // Short options that take a value.
-bool takes_value(char c) { return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f'; }
+bool takes_value(char c) { return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f' || c == 'I'; }
 
 struct Parser {
   Options opt;
@@ -73,6 +73,10 @@ struct Parser {
         else if (value == "prometheus") opt.format = OutputFormat::Prometheus;
         else return usage_error("unknown output format '" + value + "' for -f",
                                 "use -f text, json, folded, openmetrics or prometheus");
+        return {};
+      case 'I':
+        if (value.empty()) return usage_error("-I needs a directory");
+        opt.include_dirs.push_back(value);
         return {};
       case 'q': opt.quiet = true; return {};
       case 'v': opt.verbose = true; return {};
@@ -159,6 +163,12 @@ struct Parser {
         return usage_error("--metrics-prefix '" + value + "' is not a metric name",
                            "use letters, digits, '_' and ':', not starting with a digit, e.g. --metrics-prefix=web_probe");
       opt.metrics_prefix = value;
+      return {};
+    }
+    if (name == "include") {
+      if (Status s = need_value(); !s) return s;
+      if (value.empty()) return usage_error("--include needs a file");
+      opt.forced_includes.push_back(value);
       return {};
     }
     if (name == "event-buffer") {
@@ -303,6 +313,8 @@ std::string usage_text() {
          "                       stop when it exits (uprobes/usdt see only CMD)\n"
          "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"
          "  -o FILE              write the output to FILE\n"
+         "  -I DIR               look for #include files in DIR (before the system's)\n"
+         "  --include FILE       read FILE first, as if the script began with #include \"FILE\"\n"
          "  -q                   quiet: no \"Attaching N probes...\" line\n"
          "  -f FORMAT            output format: text, json (bpftrace's NDJSON records), folded\n"
          "                       (maps keyed by stacks as flame graph input, one\n"

@@ -55,6 +55,8 @@ struct Options {
   bool trace_syscalls = false;
   std::string metrics_address;  // --metrics ADDR (checked by metrics::parse_listen_address)
   std::string metrics_prefix = "rawprobe";  // --metrics-prefix: metric names' first word
+  std::vector<std::string> include_dirs;     // -I DIR, searched before the system's
+  std::vector<std::string> forced_includes;  // --include FILE, as if #include "FILE" came first
 
   // The name errors and annotations use for the script: FILE, or "-e" for inline programs.
   std::string source_name() const { return inline_program ? "-e" : program_file; }

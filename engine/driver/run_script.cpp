@@ -17,6 +17,7 @@
 #include "engine/lang/frontend.h"
 #include "engine/lang/map_layout.h"
 #include "engine/metrics/metrics_run.h"
+#include "engine/lang/preprocess.h"
 #include "engine/probes/begin_end.h"
 #include "engine/probes/tracepoint.h"
 #include "engine/probes/uprobe_attach.h"
@@ -138,7 +139,15 @@ void report_stale_events_removed() {
 int run_script(Options& options) {
   if (Status s = read_program(options); !s) return fail(s.error());
 
-  lang::SourceFile src(options.source_name(), options.program);
+  lang::PreprocessOptions pp;
+  pp.include_dirs = options.include_dirs;
+  pp.forced_includes = options.forced_includes;
+  pp.have_btf = lang::kernel_has_btf();
+  lang::PreprocessResult preprocessed = lang::preprocess(options.source_name(), options.program, pp);
+  if (!preprocessed.ok) return fail_text(preprocessed.errors);
+  if (options.verbose)
+    for (const std::string& note : preprocessed.notes) std::fprintf(stderr, "rawprobe: %s\n", note.c_str());
+  const lang::SourceFile& src = preprocessed.source;
   probes::TracefsCatalog catalog;
   lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog,
                                                          .params = {options.params},

@@ -13,21 +13,17 @@ void Diagnostics::error(Span span, std::string message) {
 }
 
 std::string render_diagnostic(const SourceFile& src, const Diagnostic& d) {
-  LineCol at = src.position(d.span.begin);
-  std::string out = src.name() + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) +
-                    ": error: " + d.message + "\n";
-  std::string_view line = src.line_at(d.span.begin);
-  out.append(line);
+  Location loc = src.locate(d.span);
+  std::string out = std::string(loc.file) + ":" + std::to_string(loc.at.line) + ":" +
+                    std::to_string(loc.at.col) + ": error: " + d.message + "\n";
+  out.append(loc.line);
   out += '\n';
   // Tabs in the prefix are copied so the caret lines up whatever the tab width.
-  uint32_t col0 = at.col - 1;
-  for (uint32_t i = 0; i < col0 && i < line.size(); ++i) out += line[i] == '\t' ? '\t' : ' ';
+  uint32_t col0 = loc.at.col - 1;
+  for (uint32_t i = 0; i < col0 && i < loc.line.size(); ++i) out += loc.line[i] == '\t' ? '\t' : ' ';
   out += '^';
   // The underline stops at the end of the first line of a multi-line span.
-  uint32_t len = d.span.end > d.span.begin ? d.span.end - d.span.begin : 1;
-  uint32_t room = line.size() > col0 ? static_cast<uint32_t>(line.size()) - col0 : 1;
-  len = std::max<uint32_t>(1, std::min(len, room));
-  out.append(len - 1, '~');
+  out.append(loc.width - 1, '~');
   out += '\n';
   return out;
 }

@@ -1,9 +1,13 @@
 #include "engine/lang/lexer.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+
+#include "engine/lang/char_literal.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -133,6 +137,7 @@ Token Lexer::next() {
   char c = text_[pos_];
   if (std::isdigit(static_cast<unsigned char>(c))) return number(begin);
   if (c == '"') return string_literal(begin);
+  if (c == '\'') return char_literal(begin);
   if (ident_start(c)) return word(begin);
   if (c == '$' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '#') {
     pos_ += 2;
@@ -182,40 +187,87 @@ Token Lexer::word(uint32_t begin) {
   return t;
 }
 
-// Decimal or 0x hexadecimal, with '_' separators between digits (bpftrace 0.17 accepts 1_000).
+// Integer literals as bpftrace 0.17 reads them (tests/kernel/oracle_literal_test.cpp compares):
+//   0x1f, 0X1F      hexadecimal: hex digits only, no '_' and no suffix
+//   017             octal when it starts with 0, as in C (017 is 15)
+//   1_000_000       '_' between digits
+//   10u 10l 10ul 10ull 10ll (any case)   C's suffixes, read and ignored
+//   1e6, 1E6        a one-digit coefficient times a power of ten, at most 10^16
 Token Lexer::number(uint32_t begin) {
-  int base = 10;
-  if (text_[pos_] == '0' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X')) {
-    base = 16;
-    pos_ += 2;
-  }
-  uint64_t value = 0;
-  bool overflow = false, digits = false, bad_sep = false;
-  char prev = 0;
-  while (pos_ < text_.size()) {
-    char c = text_[pos_];
-    int d = base == 16 ? hex_digit(c) : (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : -1);
-    if (c == '_') {
-      if (!digits) bad_sep = true;
-    } else if (d >= 0) {
-      if (value > (UINT64_MAX - d) / base) overflow = true;
-      value = value * base + d;
-      digits = true;
-    } else {
-      break;
-    }
-    prev = c;
-    ++pos_;
-  }
-  if (pos_ < text_.size() && ident_char(text_[pos_])) {
+  auto bad = [&](std::string message) {
     while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
-    return invalid(begin, "invalid integer literal '" + text_.substr(begin, pos_ - begin) + "'");
+    return invalid(begin, std::move(message));
+  };
+  auto is_digit = [&](uint32_t at) { return at < text_.size() && std::isdigit(static_cast<unsigned char>(text_[at])); };
+  if (text_[pos_] == '0' && pos_ + 1 < text_.size() && (text_[pos_ + 1] == 'x' || text_[pos_ + 1] == 'X')) {
+    pos_ += 2;
+    uint64_t value = 0;
+    bool overflow = false, digits = false;
+    for (int d; pos_ < text_.size() && (d = hex_digit(text_[pos_])) >= 0; ++pos_, digits = true) {
+      if (value >> 60) overflow = true;
+      value = value * 16 + uint64_t(d);
+    }
+    if (!digits) return bad("hexadecimal literal needs digits after '0x'");
+    if (pos_ < text_.size() && ident_char(text_[pos_]))
+      return bad("invalid hexadecimal literal '" + text_.substr(begin, pos_ - begin) + "...': a hexadecimal literal has no '_' separators or suffixes in bpftrace");
+    if (overflow) return bad("integer literal does not fit in 64 bits");
+    Token t = make(Tok::Integer, begin);
+    t.value = value;
+    return t;
   }
-  if (!digits) return invalid(begin, "hexadecimal literal needs digits after '0x'");
-  if (bad_sep || prev == '_') return invalid(begin, "'_' may only separate digits of an integer literal");
-  if (overflow) return invalid(begin, "integer literal does not fit in 64 bits");
+  // Digits with '_' between them, then an optional suffix; the digits without the '_'s.
+  auto digits_part = [&](std::string& digits) {
+    while (is_digit(pos_) || (text_[pos_] == '_' && (is_digit(pos_ + 1) || (pos_ + 1 < text_.size() && text_[pos_ + 1] == '_')))) {
+      if (text_[pos_] != '_') digits += text_[pos_];
+      ++pos_;
+    }
+    uint32_t s = pos_;
+    if (s < text_.size() && (text_[s] == 'u' || text_[s] == 'U')) ++s;
+    for (int l = 0; l < 2 && s < text_.size() && (text_[s] == 'l' || text_[s] == 'L'); ++l) ++s;
+    pos_ = s;
+  };
+  std::string coefficient, exponent;
+  digits_part(coefficient);
+  bool scientific = pos_ + 1 < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E') && is_digit(pos_ + 1);
+  if (scientific) {
+    ++pos_;
+    digits_part(exponent);
+  }
+  if (pos_ < text_.size() && ident_char(text_[pos_]))
+    return bad("invalid integer literal '" + text_.substr(begin, pos_ - begin + 1) + "...'");
+  std::string written = text_.substr(begin, pos_ - begin);
   Token t = make(Tok::Integer, begin);
-  t.value = value;
+  if (scientific) {
+    if (coefficient.size() != 1)
+      return invalid(begin, "the coefficient of a scientific literal must be one digit (0 to 9), not '" + coefficient + "'");
+    uint64_t power = 0;
+    for (char c : exponent) power = std::min<uint64_t>(power * 10 + uint64_t(c - '0'), 1000);
+    // bpftrace 0.17's bound: 10^16 is the largest power it accepts.
+    if (power > 16) return invalid(begin, "the exponent of '" + written + "' is too large: at most 16 (1e16)");
+    t.value = uint64_t(coefficient[0] - '0');
+    for (uint64_t i = 0; i < power; ++i) t.value *= 10;
+    return t;
+  }
+  int base = coefficient.size() > 1 && coefficient[0] == '0' ? 8 : 10;
+  for (char c : coefficient) {
+    uint64_t d = uint64_t(c - '0');
+    if (d >= uint64_t(base)) return invalid(begin, "invalid digit '" + std::string(1, c) + "' in octal literal '" + written + "' (a leading 0 makes it octal)");
+    if (t.value > (UINT64_MAX - d) / uint64_t(base)) return invalid(begin, "integer literal does not fit in 64 bits");
+    t.value = t.value * uint64_t(base) + d;
+  }
+  return t;
+}
+
+// 'a', '\n', '\x41': the character's byte value (0 to 255). bpftrace 0.17 has no character
+// literals (it stops at the quote); rawprobe reads them as C does, as the ASCII code to write.
+Token Lexer::char_literal(uint32_t begin) {
+  CharLiteral c = read_char_literal(text_, begin);
+  pos_ = std::max(c.end, begin + 1);
+  if (!c.error.empty()) return invalid(begin, c.error);
+  if (c.chars > 1)
+    return invalid(begin, "a character literal holds one character; use a string (\"...\") for more");
+  Token t = make(Tok::Integer, begin);
+  t.value = uint64_t(c.value) & 0xff;
   return t;
 }
 

@@ -34,6 +34,7 @@ class Lexer {
   Token make(Tok k, uint32_t begin) const;
   Token number(uint32_t begin);
   Token string_literal(uint32_t begin);
+  Token char_literal(uint32_t begin);
   Token word(uint32_t begin);
   Token invalid(uint32_t begin, std::string message) const;
 

@@ -29,6 +29,17 @@ std::string error_of(std::initializer_list<const char*> args) {
 
 }  // namespace
 
+TEST_CASE("-I DIR and --include FILE, in the order given, as bpftrace takes them") {
+  Result<Options> r = parse({"-I", "one", "-Itwo", "--include", "a.h", "--include=b.h", "tool.bt"});
+  REQUIRE(r);
+  CHECK(r->include_dirs == std::vector<std::string>{"one", "two"});
+  CHECK(r->forced_includes == std::vector<std::string>{"a.h", "b.h"});
+  CHECK(r->program_file == "tool.bt");
+  CHECK(error_of({"-e", "BEGIN {}", "-I"}).find("-I needs a value") == 0);
+  CHECK(error_of({"-e", "BEGIN {}", "--include"}).find("--include needs a value") == 0);
+  CHECK(error_of({"-e", "BEGIN {}", "--include="}).find("--include needs a file") == 0);
+}
+
 TEST_CASE("a program inline or from a file, with the run options") {
   Result<Options> r = parse({"-e", "BEGIN { exit(); }", "-c", "build/samples/fun 3", "-o", "out.txt", "-q",
                              "-f", "json", "--unsafe", "--dry-run", "--attach-mode=legacy"});

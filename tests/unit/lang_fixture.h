@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/lang/frontend.h"
+#include "engine/lang/preprocess.h"
 #include "engine/sys/tracefs.h"
 
 namespace rawprobe::test {
@@ -49,10 +50,16 @@ class CapturedTracepoints : public lang::TracepointCatalog {
 
 inline lang::FrontEndResult front_end(const std::string& text, const std::string& name = "test.bt") {
   static CapturedTracepoints catalog;
-  lang::SourceFile src(name, text);
+  // As the CLI reads a script: preprocessed first.
+  lang::PreprocessResult pre = lang::preprocess(name, text, {});
+  if (!pre.ok) {
+    lang::FrontEndResult failed;
+    failed.errors = pre.errors;
+    return failed;
+  }
   lang::SemanticOptions opts;
   opts.tracepoints = &catalog;
-  return lang::run_front_end(src, opts);
+  return lang::run_front_end(pre.source, opts);
 }
 
 }  // namespace rawprobe::test
