@@ -29,6 +29,9 @@ std::string type_name(const Type& t) {
     case TypeKind::Timestamp: return "timestamp";
     case TypeKind::Probe: return "probe";
     case TypeKind::Func: return "func";
+    case TypeKind::Pointer:
+    case TypeKind::Record:
+    case TypeKind::Array: return t.c_name;
   }
   return "?";
 }

@@ -9,6 +9,10 @@
 
 namespace rawprobe {
 
+namespace ctypes {
+struct CType;  // engine/ctypes/ctype.h: the C type a pointer, record or array value has
+}
+
 enum class TypeKind : uint8_t {
   None,      // no value (statements, void calls)
   Integer,   // size 1, 2, 4 or 8 bytes; signed or not
@@ -22,6 +26,10 @@ enum class TypeKind : uint8_t {
   Timestamp, // strftime-formatted time
   Probe,     // a point id (8 bytes) that prints as the probe's name (the `probe` builtin)
   Func,      // the same point id, printed as the point's function name (the `func` builtin)
+  // C values read from the traced program's or the kernel's memory (engine/ctypes):
+  Pointer,   // an address (size 8 in a register); ctype: the C pointer type
+  Record,    // a struct or union in memory; ctype: the struct or union; size: its size
+  Array,     // a C array (other than char[N], which is a String); ctype: the array
 };
 
 struct Type {
@@ -29,6 +37,12 @@ struct Type {
   uint32_t size = 0;        // bytes the value occupies
   bool is_signed = false;   // Integer, Sum, Min, Max, Avg: signedness of the values
   std::vector<Type> fields; // Tuple: its fields in order
+  // Pointer, Record, Array: the C type, its spelling for messages ("struct task_struct *"),
+  // and whether the memory it refers to is the traced process's (read with
+  // bpf_probe_read_user) or the kernel's.
+  const ctypes::CType* ctype = nullptr;
+  std::string c_name = {};
+  bool user_memory = false;
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {
@@ -40,6 +54,11 @@ struct Type {
   // `@c == 3` for a count map with "Type mismatch for '=='", and so do we.
   bool is_integer() const { return kind == TypeKind::Integer; }
   bool is_string() const { return kind == TypeKind::String; }
+  bool is_pointer() const { return kind == TypeKind::Pointer; }
+  // Held in a register as 64 bits: integers and pointers.
+  bool is_scalar() const { return kind == TypeKind::Integer || kind == TypeKind::Pointer; }
+  // Lives in traced memory, read when stored or printed: structs, unions and arrays.
+  bool in_memory() const { return kind == TypeKind::Record || kind == TypeKind::Array; }
   bool operator==(const Type&) const = default;
 };
 

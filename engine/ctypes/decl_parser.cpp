@@ -61,6 +61,11 @@ class DeclParser {
       } while (accept_punct(","));
     } else {
       CTypeRef base = specifiers(false);
+      // After `}` a word on a new line is most likely the first probe, not a variable.
+      bool new_line = text_.substr(prev_end_, cur_.begin - prev_end_).find('\n') != std::string_view::npos;
+      if (!at_punct(";") && just_closed_ && new_line) {
+        fail(cur_, "expected ';' after the definition of '" + spell(base) + "', found " + describe());
+      }
       if (!at_punct(";")) {
         Declarator d = declarator(base, true);
         fail(d.name.empty() ? first : d.name_tok,
@@ -101,6 +106,20 @@ class DeclParser {
     bool variadic = false;
   };
 
+  // Every recursive production holds one while it runs, so hostile nesting is an error,
+  // not a stack overflow.
+  struct Nest {
+    DeclParser& p;
+    explicit Nest(DeclParser& parser) : p(parser) {
+      if (++p.depth_ > kMaxDepth) {
+        --p.depth_;
+        p.fail(p.cur_, "declaration nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)");
+      }
+    }
+    ~Nest() { --p.depth_; }
+  };
+  static constexpr int kMaxDepth = 100;
+
   // --- tokens
   void skip_trivia() {
     while (pos_ < text_.size()) {
@@ -123,6 +142,7 @@ class DeclParser {
   }
 
   void advance() {
+    prev_end_ = pos_;
     skip_trivia();
     Tok t;
     t.begin = pos_;
@@ -255,6 +275,7 @@ class DeclParser {
       type = types_.find(CKind::Typedef, cur_.text);
       if (!type) {
         std::vector<std::string> names = types_.own_names(CKind::Typedef);
+        for (std::string& n : standard_typedef_names()) names.push_back(std::move(n));
         fail(cur_, "unknown type name '" + cur_.text + "': neither the script nor kernel BTF defines it" +
                        did_you_mean(cur_.text, names));
       }
@@ -304,6 +325,7 @@ class DeclParser {
   }
 
   CTypeRef record() {
+    Nest nest(*this);
     bool is_union = at_word("union");
     Tok kw = cur_;
     advance();
@@ -343,10 +365,13 @@ class DeclParser {
     rec->name = tag;
     if (!tag.empty()) types_.define(kind, tag, rec);
     std::vector<MemberDecl> members;
+    defining_.push_back(rec);
     while (!accept_punct("}")) {
       if (cur_.kind == T::End) fail(open, "unterminated " + std::string(is_union ? "union" : "struct") + ": add '}'");
       member_declaration(members);
     }
+    defining_.pop_back();
+    just_closed_ = !at_word("__attribute__");
     attributes(&attrs.packed, &attrs.align);
     for (size_t i = 0; i < members.size(); ++i)
       for (size_t j = 0; j < i; ++j)
@@ -406,6 +431,9 @@ class DeclParser {
       t = strip_typedefs(t->target);
     }
     if (!t) return;
+    for (CTypeRef open : defining_)
+      if (t == open)
+        fail(at, "member '" + name + "' has incomplete type '" + spell(t) + "': a struct cannot contain itself; make the member a pointer");
     if (t->kind == CKind::Forward)
       fail(at, "member '" + name + "' has incomplete type '" + spell(t) + "': define " + spell(t) +
                    " before this struct, or make the member a pointer");
@@ -414,6 +442,7 @@ class DeclParser {
   }
 
   CTypeRef enumeration() {
+    Nest nest(*this);
     advance();
     std::string tag;
     if (cur_.kind == T::Ident) {
@@ -459,6 +488,7 @@ class DeclParser {
       e.size = m.long_long.size;
       e.is_signed = negative;
     }
+    just_closed_ = true;
     attributes(nullptr, nullptr);
     if (!tag.empty()) types_.define(CKind::Enum, tag, &e);
     return &e;
@@ -492,6 +522,7 @@ class DeclParser {
   // looser than the array and function suffixes, and a parenthesised inner declarator
   // (`(*fn)(int)`) applies last.
   void declarator_ops(std::vector<Derive>& ops, Declarator& d, bool named) {
+    Nest nest(*this);
     uint32_t pointers = 0;
     while (true) {
       if (accept_punct("*")) ++pointers;
@@ -590,7 +621,7 @@ class DeclParser {
   }
 
   int64_t binary(int min_prec) {
-    if (++depth_ > 100) fail(cur_, "constant expression nested too deeply");
+    Nest nest(*this);
     int64_t left = unary();
     while (cur_.kind == T::Punct) {
       int prec = precedence(cur_.text);
@@ -613,11 +644,11 @@ class DeclParser {
         left = op.text == "/" ? left / right : left % right;
       }
     }
-    --depth_;
     return left;
   }
 
   int64_t unary() {
+    Nest nest(*this);
     Tok t = cur_;
     if (accept_punct("-")) return static_cast<int64_t>(0 - static_cast<uint64_t>(unary()));
     if (accept_punct("+")) return unary();
@@ -654,6 +685,10 @@ class DeclParser {
   ScriptTypes& types_;
   Tok cur_;
   int depth_ = 0;
+  std::vector<CTypeRef> defining_;  // records whose '}' has not been reached yet
+  bool just_closed_ = false;         // the last specifier ended with a record's '}'
+  uint32_t prev_end_ = 0;            // where the token before cur_ ended
+
 };
 
 bool is_word_at(std::string_view text, uint32_t pos, std::string_view word) {

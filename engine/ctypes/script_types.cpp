@@ -78,20 +78,36 @@ CTypeRef ScriptTypes::base_type(const std::string& name) {
   return nullptr;
 }
 
-CTypeRef standard_typedef(ScriptTypes& types, std::string_view name) {
-  struct Std {
-    const char* names[4];
-    uint32_t size;  // 0: the size of `long` in the model
-    bool is_signed;
-  };
-  static const Std kStd[] = {
+namespace {
+
+struct Std {
+  const char* names[4];
+  uint32_t size;  // 0: the size of `long` in the model
+  bool is_signed;
+};
+constexpr Std kStd[] = {
       {{"u8", "__u8", "uint8_t", "uint8"}, 1, false},     {{"s8", "__s8", "int8_t", "int8"}, 1, true},
       {{"u16", "__u16", "uint16_t", "uint16"}, 2, false}, {{"s16", "__s16", "int16_t", "int16"}, 2, true},
       {{"u32", "__u32", "uint32_t", "uint32"}, 4, false}, {{"s32", "__s32", "int32_t", "int32"}, 4, true},
       {{"u64", "__u64", "uint64_t", "uint64"}, 8, false}, {{"s64", "__s64", "int64_t", "int64"}, 8, true},
       {{"size_t", "uintptr_t", "__kernel_size_t", "__kernel_ulong_t"}, 0, false},
       {{"ssize_t", "intptr_t", "__kernel_ssize_t", "__kernel_long_t"}, 0, true},
-  };
+};
+
+}  // namespace
+
+bool is_plain_char(CTypeRef type) {
+  return type && type->kind == CKind::Int && type->size == 1 && type->name == "char";
+}
+
+std::vector<std::string> standard_typedef_names() {
+  std::vector<std::string> out;
+  for (const Std& s : kStd)
+    for (const char* n : s.names) out.push_back(n);
+  return out;
+}
+
+CTypeRef standard_typedef(ScriptTypes& types, std::string_view name) {
   for (const Std& s : kStd) {
     for (const char* n : s.names) {
       if (!n || name != n) continue;

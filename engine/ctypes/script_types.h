@@ -61,5 +61,9 @@ class ScriptTypes : public TypeSource {
 // The fixed-width integer typedefs every kernel and libc spell the same way (u8, __u32,
 // int64_t, size_t ...), for scripts that run where no BTF supplies them.
 CTypeRef standard_typedef(ScriptTypes& types, std::string_view name);
+std::vector<std::string> standard_typedef_names();
+
+// C's plain `char` (not `signed char` or `unsigned char`): arrays of it are text.
+bool is_plain_char(CTypeRef type);
 
 }  // namespace rawprobe::ctypes

@@ -53,6 +53,10 @@ class Dumper {
       case ExprKind::Cast: head = "cast (" + type_name(e.cast_type) + ")"; break;
       case ExprKind::Field: head = std::string("field ") + (e.arrow ? "->" : ".") + e.name; break;
       case ExprKind::Tuple: head = "tuple"; break;
+      case ExprKind::Deref: head = "deref"; break;
+      case ExprKind::Index: head = "index"; break;
+      case ExprKind::Sizeof: head = "sizeof"; break;
+      case ExprKind::Offsetof: head = "offsetof " + e.name; break;
     }
     if (e.type.kind != TypeKind::None) head += " :: " + type_name(e.type);
     line(d, head);
