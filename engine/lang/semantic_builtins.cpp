@@ -136,6 +136,14 @@ void Checker::builtin(Expr& e) {
       e.type = Type{TypeKind::Func, 8, false, {}};
       break;
     case BuiltinId::Probe: e.type = Type{TypeKind::Probe, 8, false, {}}; break;
+    case BuiltinId::Curtask: {
+      // With kernel BTF, as in bpftrace: a struct task_struct * (curtask->pid reads it); without,
+      // the address as an integer.
+      ctypes::CTypeRef task =
+          opts_.kernel_types ? opts_.kernel_types->find(ctypes::CKind::Struct, "task_struct") : nullptr;
+      e.type = task ? c_value(c_types().pointer_to(task), false, e.span) : Type::integer(8, false);
+      break;
+    }
     default: e.type = Type::integer(8, false); break;  // pid, tid, nsecs, ... are u64 in bpftrace
   }
   note_builtin(e.builtin);

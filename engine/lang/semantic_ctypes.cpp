@@ -40,6 +40,13 @@ std::vector<std::string> member_names(CTypeRef record) {
   return names;
 }
 
+// A struct or array value whose members code generation can address: one in traced memory
+// (*p, p->f, p[i]) or copied into a variable; not one in a map or returned by a call.
+bool addressable(const Expr& e) {
+  return e.kind == ExprKind::Variable || e.kind == ExprKind::Deref || e.kind == ExprKind::Field ||
+         e.kind == ExprKind::Index;
+}
+
 }  // namespace
 
 ctypes::ScriptTypes& Checker::c_types() {
@@ -170,6 +177,11 @@ void Checker::index(Expr& e) {
                       (base.type.is_integer() ? std::string("integer") : type_name(base.type)) + ".");
     return;
   }
+  if (base.type.kind == TypeKind::Array && !addressable(base)) {
+    error(e.span, "Can not index this " + type_name(base.type) +
+                      " value: read it from a pointer or a variable instead (keep the pointer in the map)");
+    return;
+  }
   if (!idx.type.is_integer()) {
     error(idx.span, "The array index must be an integer (" + type_name(idx.type) + " given)");
     return;
@@ -202,6 +214,11 @@ void Checker::record_field(Expr& e) {
       return;
     }
     record = base.type.ctype;
+    if (!addressable(base)) {
+      error(e.span, "Can not read field '" + e.name + "' of this " + type_name(base.type) +
+                        " value: read it from a pointer or a variable instead (keep the pointer in the map)");
+      return;
+    }
   }
   if (!record || !ctypes::is_record(record)) {
     error(e.span, "Can not access field '" + e.name + "' on type '" + type_name(base.type) + "'" +

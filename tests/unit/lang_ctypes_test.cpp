@@ -118,3 +118,62 @@ TEST_CASE("script types come before the next source, and name what is missing") 
 
 }  // namespace
 }  // namespace rawprobe::lang
+
+namespace rawprobe::lang {
+namespace {
+
+TEST_CASE("curtask is a struct task_struct * when the kernel's types have one") {
+  // A stand-in for kernel BTF: a TypeSource holding the kernel's struct by another route.
+  ctypes::ScriptTypes kernel;
+  uint32_t pos = 0;
+  std::string k = "struct task_struct { long state; int pid; int tgid; char comm[16]; };";
+  REQUIRE(!ctypes::parse_declaration(k, pos, kernel));
+  SourceFile src("s.bt", "kprobe:vfs_read { @p[curtask->comm] = curtask->tgid; @t = curtask; }\n");
+  SemanticOptions opts;
+  opts.kernel_types = &kernel;
+  FrontEndResult r = run_front_end(src, opts);
+  INFO(r.errors);
+  REQUIRE(r.ok);
+  CHECK(type_name(r.program.info.maps[r.program.info.find_map("@t")].value) == "struct task_struct *");
+  CHECK(type_name(r.program.info.maps[r.program.info.find_map("@p")].key[0]) == "string[16]");
+  // Without kernel types it stays an integer, and a field of it is an error naming the type.
+  FrontEndResult plain = run_front_end(src, {});
+  CHECK(!plain.ok);
+  CHECK(plain.errors.find("Can not access field 'comm' on type 'unsigned int64'") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace rawprobe::lang
+
+namespace rawprobe::lang {
+namespace {
+
+TEST_CASE("C expression errors name the type and the line that needs it") {
+  const char* decls = "struct in { int v; }; struct foo { int a; struct in in; int arr[2]; };\n";
+  struct Case {
+    std::string body;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"@m = *(struct foo *)arg0; print(@m.a);", "s.bt:2:55: error: Can not read field 'a' of this struct foo value"},
+      {"$x = (struct foo *)arg0; $y = $x->in.w;",
+       "s.bt:2:53: error: Struct/union of type 'struct in' does not contain a field named 'w'; did you mean 'v'?"},
+      {"$x = (struct bar *)arg0;", "s.bt:2:29: error: Unknown struct/union: 'struct bar'"},
+      {"$x = (pid_t *)arg0;", "s.bt:2:29: error: Unknown type: 'pid_t': neither the script nor kernel BTF defines it"},
+      {"$x = *arg0 + sizeof(struct foo) + offsetof(struct foo, in.x);",
+       "error: Struct/union of type 'struct in' does not contain a field named 'x'"},
+      {"$x = (void *)arg0; $y = *$x;", "Unknown type: 'void'"},
+      {"$x = (struct foo *)arg0; if ($x) { }", "Invalid type for if condition: struct foo *"},
+      {"$x = (struct foo *)arg0; $y = $x - $x;", "The - operator can not be used on expressions of types struct foo *, struct foo *"},
+  };
+  for (const Case& c : cases) {
+    std::string text = std::string(decls) + "uprobe:/bin/sh:main { " + c.body + " }\n";
+    FrontEndResult r = test::front_end(text, "s.bt");
+    INFO(c.body, "\n", r.errors);
+    CHECK(!r.ok);
+    CHECK(r.errors.find(c.expected) != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace rawprobe::lang
