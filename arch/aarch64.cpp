@@ -94,6 +94,7 @@ constexpr Table arm_on_aarch64_table = {
     .multiarch = "arm-linux-gnueabihf", .capstone_arch = CS_ARCH_ARM, .capstone_mode = CS_MODE_ARM,
     .mapping_symbols = true, .usdt_syntax = UsdtSyntax::Arm,
     .plt_jump_slot_reloc = R_ARM_JUMP_SLOT, .plt_glob_dat_reloc = R_ARM_GLOB_DAT,
+    .thumb_symbols = true,
 };
 
 }  // namespace rawprobe::arch

@@ -50,6 +50,24 @@ enum class UsdtSyntax : uint8_t {
   OffsetBase,  // the "off(reg)" families: riscv64, s390x, ppc64le, mips64, loongarch64
 };
 
+// How the "off(reg)" USDT operand families spell registers and constants, where they differ:
+//   s390x        "%r2", "8(%r1,%r2)" (D(X,B): index X, base B)
+//   ppc64le      "%r3" or a bare "3" for r3, constants marked "i5"
+//   loongarch64  "$r22,-20" (base, offset) besides "-20($r22)"
+struct OffsetBaseSyntax {
+  bool percent_registers = false;   // a register may carry a leading '%'
+  bool numbered_registers = false;  // a bare number is a register; constants carry 'i'
+  bool index_base = false;          // "off(index,base)"
+  bool base_comma_offset = false;   // "base,off"
+};
+
+// The instructions the kernel's uprobes refuse, as far as rawprobe predicts them before the
+// attach (elf/uprobe_refusal.h).
+enum class UprobeRefusal : uint8_t {
+  None,
+  X86Prefixes,  // LOCK and ES/CS/SS/DS prefixes (arch/x86/kernel/uprobes.c, is_prefix_bad)
+};
+
 struct Table {
   uint16_t e_machine;       // EM_X86_64, EM_AARCH64, ...
   uint8_t elf_class;        // ELFCLASS32 (1) or ELFCLASS64 (2)
@@ -95,6 +113,11 @@ struct Table {
   // R_*_GLOB_DAT); 0 where rawprobe does not name PLT stubs.
   uint32_t plt_jump_slot_reloc = 0;
   uint32_t plt_glob_dat_reloc = 0;
+  // Bit 0 of a function symbol's value marks Thumb code (the ARM ELF ABI); the code starts at
+  // the value with that bit clear.
+  bool thumb_symbols = false;
+  UprobeRefusal uprobe_refusal = UprobeRefusal::None;
+  OffsetBaseSyntax offset_base = {};  // usdt_syntax OffsetBase only
 };
 
 // The register an alias names, resolved to its pt_regs slot.

@@ -43,6 +43,7 @@ constexpr Table i386_table = {
     .uapi_struct = "struct pt_regs", .stack_args_offset = i386_cdecl_first_arg,
     .stack_args = StackArgs::All, .multiarch = "i386-linux-gnu",
     .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_32, .usdt_syntax = UsdtSyntax::X86,
+    .uprobe_refusal = UprobeRefusal::X86Prefixes,
 };
 
 }  // namespace rawprobe::arch

@@ -61,6 +61,7 @@ constexpr Table loongarch64_table = {
     .sp_reg = "regs[3]", .ip_reg = "csr_era", .fp_reg = "regs[22]", .usdt_aliases = aliases,
     .uapi_struct = "struct user_pt_regs",
     .multiarch = "loongarch64-linux-gnu", .fixed_insn_size = 4,
+    .offset_base = {.base_comma_offset = true},
 };
 
 }  // namespace rawprobe::arch

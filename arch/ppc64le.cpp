@@ -53,6 +53,7 @@ constexpr Table ppc64le_table = {
     .sp_reg = "gpr[1]", .ip_reg = "nip", .fp_reg = "gpr[31]", .usdt_aliases = aliases,
     .uapi_struct = "struct pt_regs",
     .multiarch = "powerpc64le-linux-gnu", .capstone_arch = CS_ARCH_PPC, .capstone_mode = CS_MODE_64,
+    .offset_base = {.percent_registers = true, .numbered_registers = true},
 };
 
 }  // namespace rawprobe::arch

@@ -44,6 +44,7 @@ constexpr Table s390x_table = {
     .sp_reg = "gprs[15]", .ip_reg = "psw.addr", .fp_reg = "gprs[11]", .usdt_aliases = aliases,
     .uapi_struct = "user_pt_regs",
     .multiarch = "s390x-linux-gnu", .capstone_arch = CS_ARCH_SYSZ, .capstone_mode = CS_MODE_BIG_ENDIAN,
+    .offset_base = {.percent_registers = true, .index_base = true},
 };
 
 }  // namespace rawprobe::arch

@@ -53,6 +53,7 @@ constexpr Table x86_64_table = {
     .stack_args_offset = 8, .stack_args = StackArgs::AfterRegisters, .multiarch = "x86_64-linux-gnu",
     .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_64, .usdt_syntax = UsdtSyntax::X86,
     .plt_jump_slot_reloc = R_X86_64_JUMP_SLOT, .plt_glob_dat_reloc = R_X86_64_GLOB_DAT,
+    .uprobe_refusal = UprobeRefusal::X86Prefixes,
 };
 
 // A 32-bit process (int 0x80 / ia32 compat) on an x86_64 kernel: the kernel saves its
@@ -67,6 +68,7 @@ constexpr Table i386_on_x86_64_table = {
     .uapi_struct = "struct pt_regs", .stack_args_offset = i386_cdecl_first_arg,
     .stack_args = StackArgs::All, .multiarch = "i386-linux-gnu",
     .capstone_arch = CS_ARCH_X86, .capstone_mode = CS_MODE_32, .usdt_syntax = UsdtSyntax::X86,
+    .uprobe_refusal = UprobeRefusal::X86Prefixes,
 };
 
 }  // namespace rawprobe::arch

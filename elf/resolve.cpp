@@ -79,7 +79,7 @@ Result<UprobeSite> place(Binary& binary, const Symbol& sym, uint64_t offset,
   // uprobe_multi link, so `uprobe:libc:*` could not attach at all.
   uint64_t span = sym.size > offset ? std::min<uint64_t>(15, sym.size - offset) : 1;
   if (auto code = file.bytes_at(placed->file_offset, span, "'" + name + "'"); code)
-    if (auto why = uprobe_refusal(file.machine(), *code))
+    if (auto why = uprobe_refusal(arch::by_machine(file.machine(), file.elf_class()), *code))
       return file.error("cannot probe '" + name + (offset ? "+" + std::to_string(offset) : "") +
                             "': " + *why,
                         "probe its caller, or an instruction after this one (+OFF)");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "arch/arch.h"
 #include "elf/symbol_versions.h"
 
 namespace rawprobe::elf {
@@ -87,7 +88,8 @@ Status SymbolTable::read_table(const ElfFile& file, const Section& table, uint8_
   size_t count = table.size / table.entsize;
   stats.entries = count;
   functions_.reserve(functions_.size() + count);
-  bool arm = file.machine() == EM_ARM;
+  const arch::Table* arch_table = arch::by_machine(file.machine(), file.elf_class());
+  bool arm = arch_table && arch_table->thumb_symbols;
   for (size_t i = 1; i < count; ++i) {
     GElf_Sym sym;
     if (!gelf_getsym(data, static_cast<int>(i), &sym)) break;

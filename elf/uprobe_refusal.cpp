@@ -31,8 +31,8 @@ const char* refused_prefix_name(uint8_t b) {
 
 }  // namespace
 
-std::optional<std::string> uprobe_refusal(uint16_t machine, std::span<const uint8_t> code) {
-  if (machine != EM_X86_64 && machine != EM_386) return std::nullopt;
+std::optional<std::string> uprobe_refusal(const arch::Table* table, std::span<const uint8_t> code) {
+  if (!table || table->uprobe_refusal != arch::UprobeRefusal::X86Prefixes) return std::nullopt;
   constexpr size_t kMaxInstruction = 15;  // no x86 instruction is longer
   for (size_t i = 0; i < code.size() && i < kMaxInstruction && legacy_prefix(code[i]); ++i)
     if (const char* name = refused_prefix_name(code[i]))

@@ -37,10 +37,10 @@ std::optional<int64_t> parse_int(std::string_view text) {
   return static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
 }
 
-std::string resolve_reg(std::string_view name, const arch::Table& table, UsdtReg& reg) {
+Status resolve_reg(std::string_view name, const arch::Table& table, UsdtReg& reg) {
   auto resolved = arch::resolve_alias(table, name);
   if (!resolved)
-    return "unknown " + std::string(table.name) + " register '" + std::string(name) + "'";
+    return make_error("unknown " + std::string(table.name) + " register '" + std::string(name) + "'");
   reg.name = std::string(name);
   reg.slot = resolved->slot;
   reg.width_bits = resolved->width_bits;
@@ -90,7 +90,7 @@ std::vector<std::string_view> split_args(std::string_view text) {
   return out;
 }
 
-std::string parse_operand(std::string_view op, const arch::Table& table, UsdtArg& arg) {
+Status parse_operand(std::string_view op, const arch::Table& table, UsdtArg& arg) {
   switch (table.usdt_syntax) {
     case arch::UsdtSyntax::X86: return usdt::parse_x86(op, table, arg);
     case arch::UsdtSyntax::Aarch64: return usdt::parse_aarch64(op, table, arg);
@@ -125,7 +125,7 @@ Result<std::vector<UsdtArg>> parse_usdt_args(std::string_view text, const arch::
     arg.size = static_cast<uint8_t>(*size < 0 ? -*size : *size);
     std::string_view op = part.substr(at + 1);
     if (op.empty()) return fail("nothing after '@'");
-    if (std::string why = parse_operand(op, table, arg); !why.empty()) return fail(why);
+    if (Status st = parse_operand(op, table, arg); !st) return fail(st.error().what);
     args.push_back(std::move(arg));
   }
   return args;

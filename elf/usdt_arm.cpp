@@ -25,26 +25,26 @@ std::optional<int64_t> immediate(std::string_view text) {
   return parse_int(text);
 }
 
-std::string parse_arm_family(Operand op, const arch::Table& table, UsdtArg& arg, bool aarch64) {
+Status parse_arm_family(Operand op, const arch::Table& table, UsdtArg& arg, bool aarch64) {
   if (op[0] == '[') {
     // [reg]            "8@[sp]"
     // [reg, off]       aarch64 "-4@[x29, -20]", arm "4@[fp, #-8]"
     // [reg, reg]       aarch64 "8@[x0, x1]" (index scaled by 1)
-    if (op.back() != ']') return "expected ']' at the end of '" + std::string(op) + "'";
+    if (op.back() != ']') return make_error("expected ']' at the end of '" + std::string(op) + "'");
     std::string_view inner = op.substr(1, op.size() - 2);
     size_t comma = inner.find(',');
     std::string_view base = trim(inner.substr(0, comma));
-    if (std::string why = resolve_reg(base, table, arg.base); !why.empty()) return why;
+    if (Status st = resolve_reg(base, table, arg.base); !st) return st;
     arg.kind = UsdtArgKind::Memory;
     if (comma == std::string_view::npos) return {};
     std::string_view second = trim(inner.substr(comma + 1));
     if (second.find(',') != std::string_view::npos)
-      return "shifted or extended index in '" + std::string(op) + "' is not supported";
+      return make_error("shifted or extended index in '" + std::string(op) + "' is not supported");
     if (auto off = immediate(second)) {
       arg.offset = *off;
       return {};
     }
-    if (std::string why = resolve_reg(second, table, arg.index); !why.empty()) return why;
+    if (Status st = resolve_reg(second, table, arg.index); !st) return st;
     arg.kind = UsdtArgKind::Indexed;
     return {};
   }
@@ -66,11 +66,11 @@ std::string parse_arm_family(Operand op, const arch::Table& table, UsdtArg& arg,
 
 }  // namespace
 
-std::string parse_aarch64(Operand op, const arch::Table& table, UsdtArg& arg) {
+Status parse_aarch64(Operand op, const arch::Table& table, UsdtArg& arg) {
   return parse_arm_family(op, table, arg, true);
 }
 
-std::string parse_arm(Operand op, const arch::Table& table, UsdtArg& arg) {
+Status parse_arm(Operand op, const arch::Table& table, UsdtArg& arg) {
   return parse_arm_family(op, table, arg, false);
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engine/driver/options.h"
+#include "engine/driver/report.h"
 #include "engine/driver/run_script.h"
 #include "engine/probes/listing.h"
 #include "engine/sys/call.h"
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
   using namespace rawprobe;
   Result<driver::Options> parsed = driver::parse_options(argc, argv);
   if (!parsed) {
-    std::fprintf(stderr, "rawprobe: %s\n", parsed.error().message().c_str());
+    driver::report(parsed.error());
     return 2;
   }
   driver::Options& options = *parsed;
@@ -35,10 +36,10 @@ int main(int argc, char** argv) {
       std::fputs(sys::info_report().c_str(), stdout);
       return 0;
     case driver::Mode::List:
-      return probes::run_list({options.list_pattern, options.verbose, options.pid}, stdout);
+      return driver::exit_status(probes::list_probes({options.list_pattern, options.verbose, options.pid}, stdout));
     case driver::Mode::Explain:
-      return probes::run_explain(options.explain,
-                                 {options.pid, options.attach_mode, options.kretprobe_maxactive}, stdout);
+      return driver::exit_status(probes::explain_probe(
+          options.explain, {options.pid, options.attach_mode, options.kretprobe_maxactive}, stdout));
     case driver::Mode::Run:
       return driver::run_script(options);
   }

@@ -2,14 +2,23 @@
 // small variant of a value or an Error. No exceptions cross module boundaries.
 #pragma once
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace rawprobe {
 
-// What went wrong, with enough context to act on it.
+// A stretch of the script an error is about: byte offsets [begin, end) into its text.
+struct SourceRange {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
+// What went wrong, with enough context to act on it. Lower layers build it; only the driver
+// turns it into text (engine/driver/report.h), showing the script line `at` points into.
 struct Error {
   std::string what;     // what was attempted: "load program", "parse USDT note"
   std::string object;   // the thing it was attempted on: probe, file, offset
@@ -17,6 +26,7 @@ struct Error {
   int err = 0;          // errno, 0 when not from a syscall
   std::string hint;     // what to do instead; may be empty
   std::string detail;   // long supporting text (a verifier log); may be empty
+  std::optional<SourceRange> at;  // the part of the script it is about, when there is one
 
   // One line (plus detail and hint lines): "what 'object': syscall: EPERM (text)".
   std::string message() const;

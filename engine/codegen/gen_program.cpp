@@ -70,13 +70,8 @@ bpf::Reg ProgramGen::ctx() {
 
 void ProgramGen::fail(lang::Span span, std::string message) {
   if (error_) return;
-  const lang::SourceFile* src = script_.options().source;
-  Error err = make_error(message);
-  if (src) {
-    lang::LineCol at = src->position(span.begin);
-    err.what = src->name() + ":" + std::to_string(at.line) + ":" + std::to_string(at.col) + ": " + message;
-    err.detail = lang::render_diagnostic(*src, {span, message});
-  }
+  Error err = make_error(std::move(message));
+  err.at = SourceRange{span.begin, span.end};
   error_ = std::move(err);
 }
 

@@ -32,7 +32,7 @@ Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& 
   for (const codegen::CompiledProgram& p : script.programs) {
     Result<bpf::Program> code = p.code.finish(map_fds);
     if (!code)
-      return make_error("rawprobe: generating the program of " + p.description + " failed: " +
+      return make_error("generating the program of " + p.description + " failed: " +
                         code.error().message());
     std::vector<bpf::Insn> slots = code->slots();
     sys::ProgSpec spec;
@@ -42,9 +42,8 @@ Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& 
     spec.expected_attach_type = p.plan.expected_attach_type;
     Result<sys::Fd> fd = sys::prog_load(spec);
     if (!fd) {
-      if (!fd.error().detail.empty())
-        return make_error(verifier_report(fd.error(), p.description, *code));
-      return make_error("rawprobe: loading the program of " + p.description + " failed: " +
+      if (!fd.error().detail.empty()) return verifier_report(fd.error(), p.description, *code);
+      return make_error("loading the program of " + p.description + " failed: " +
                         fd.error().message());
     }
     loaded.push_back(LoadedProgram{&p, std::move(*code), std::move(*fd)});

@@ -27,7 +27,7 @@ struct LoadedProgram {
   sys::Fd fd;
 };
 
-// Error::what holds the complete report (for a verifier rejection: verifier_report()).
+// A verifier rejection's Error is verifier_report()'s: the probe, then the log in detail.
 Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& script,
                                                  const std::vector<int>& map_fds);
 

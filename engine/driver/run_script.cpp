@@ -12,6 +12,7 @@
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
 #include "engine/driver/release.h"
+#include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/lang/frontend.h"
 #include "engine/probes/begin_end.h"
@@ -40,10 +41,7 @@ constexpr uint32_t kPerfBufferPages = 64;
 // records, 100 ms of `make bench`'s 100,000 events/s stream, which it delivers without loss.
 constexpr uint32_t kRingBufferBytes = 256u << 10;
 
-int fail(const Error& err) {
-  std::fprintf(stderr, "rawprobe: %s\n", err.message().c_str());
-  return 1;
-}
+int fail(const Error& err) { return exit_status(err); }
 
 // A report that is already complete text (rendered diagnostics, verifier report).
 int fail_text(const std::string& text) {
@@ -182,16 +180,13 @@ int run_script(Options& options) {
   copts.attach.mode = options.attach_mode;
   copts.attach.semaphore_pid = ctx.pid;
   Result<codegen::CompiledScript> compiled = codegen::compile(checked, *points, copts);
-  if (!compiled) {
-    const Error& e = compiled.error();
-    return e.detail.empty() ? fail(e) : fail_text(e.what + "\n" + e.detail);
-  }
+  if (!compiled) return exit_status(compiled.error(), &src);
   const codegen::CompiledScript& script = *compiled;
 
   Result<runtime::ScriptMaps> maps = runtime::ScriptMaps::create(script, checked.info, *ncpus);
   if (!maps) return fail(maps.error());
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
-  if (!loaded) return fail_text(loaded.error().what);
+  if (!loaded) return fail(loaded.error());
 
   for (DumpKind k : options.dumps)
     if (k != DumpKind::Ast)

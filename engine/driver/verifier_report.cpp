@@ -65,17 +65,22 @@ std::string instruction_at_slot(const bpf::Program& program, size_t slot) {
   return {};
 }
 
-std::string verifier_report(const Error& err, const std::string& probe_description,
-                            const bpf::Program& program) {
-  std::string out = "rawprobe: the kernel's verifier rejected the program of " + probe_description;
-  out += err.err ? " (" + errno_name(err.err) + ")\n" : "\n";
-  if (err.detail.empty()) return out + "  " + err.message() + "\n";
-  out += "verifier log (last lines):\n" + relevant_log_tail(err.detail);
+Error verifier_report(const Error& err, const std::string& probe_description,
+                      const bpf::Program& program) {
+  Error report = make_error("the kernel's verifier rejected the program of " + probe_description +
+                            (err.err ? " (" + errno_name(err.err) + ")" : ""));
+  if (err.detail.empty()) {
+    report.detail = "  " + err.message();
+    return report;
+  }
+  std::string out = "verifier log (last lines):\n" + relevant_log_tail(err.detail);
   if (std::optional<size_t> slot = rejected_slot(err.detail)) {
     std::string insn = instruction_at_slot(program, *slot);
     if (!insn.empty()) out += "the instruction it points at:\n" + insn;
   }
-  return out;
+  if (!out.empty() && out.back() == '\n') out.pop_back();  // report() ends the line
+  report.detail = std::move(out);
+  return report;
 }
 
 }  // namespace rawprobe::driver

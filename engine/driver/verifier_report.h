@@ -29,8 +29,9 @@ std::optional<size_t> rejected_slot(std::string_view log);
 // is not in the program.
 std::string instruction_at_slot(const bpf::Program& program, size_t slot);
 
-// The whole report for `err` (bpf(BPF_PROG_LOAD) failed; err.detail holds the log).
-std::string verifier_report(const Error& err, const std::string& probe_description,
-                            const bpf::Program& program);
+// The rejection as an Error for the driver to print (bpf(BPF_PROG_LOAD) failed; err.detail
+// holds the log): `what` names the probe, `detail` holds the report's lines.
+Error verifier_report(const Error& err, const std::string& probe_description,
+                      const bpf::Program& program);
 
 }  // namespace rawprobe::driver

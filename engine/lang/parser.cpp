@@ -165,11 +165,10 @@ class Parser {
       }
       first = false;
       ProbeSpec spec;
-      std::string error;
-      if (parse_probe_spec(ap.text, ap.span, spec, error)) {
+      if (Status parsed = parse_probe_spec(ap.text, ap.span, spec); parsed) {
         block.specs.push_back(std::move(spec));
       } else {
-        diags_.error(ap.span, error);  // keep going: the block's body may hold more errors
+        diags_.error(ap.span, parsed.error().what);  // keep going: the body may hold more errors
       }
       block.span = block.specs.empty() ? ap.span : Span::join(block.specs.front().span, ap.span);
     } while (lex_.peek_char() == ',' && (lex_.reset(lex_.offset() + 1), true));

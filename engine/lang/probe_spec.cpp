@@ -52,29 +52,27 @@ std::string join_probe_parts(const std::vector<std::string>& parts, size_t from)
   return s;
 }
 
-bool parse_probe_function(const std::string& text, ProbeSpec& out, std::string& error) {
+Status parse_probe_function(const std::string& text, ProbeSpec& out) {
   std::string f = text;
   if (f.size() >= 2 && f.front() == '"' && f.back() == '"') {
     out.func = f.substr(1, f.size() - 2);
     out.quoted = true;
-    return true;
+    return {};
   }
   size_t plus = f.rfind('+');
   if (plus != std::string::npos) {
     if (!parse_probe_number(f.substr(plus + 1), out.offset)) {
-      error = "invalid offset '" + f.substr(plus + 1) + "' in '" + f + "': write FUNC+N with a decimal or 0x number";
-      return false;
+      return make_error("invalid offset '" + f.substr(plus + 1) + "' in '" + f + "': write FUNC+N with a decimal or 0x number");
     }
     out.has_offset = true;
     f.resize(plus);
   }
   if (f.empty()) {
-    error = "missing function name";
-    return false;
+    return make_error("missing function name");
   }
   out.func = f;
   out.wildcard = out.wildcard || has_wildcard(f);
-  return true;
+  return {};
 }
 
 const char* probe_kind_name(ProbeKind kind) { return probes::probe_type(kind).name; }
@@ -89,30 +87,27 @@ std::string ProbeSpec::canonical() const {
 
 namespace {
 
-bool parse_as(const probes::ProbeType& type, const std::vector<std::string>& parts, ProbeSpec& out,
-              std::string& error) {
+Status parse_as(const probes::ProbeType& type, const std::vector<std::string>& parts, ProbeSpec& out) {
   out.kind = type.kind;
-  return type.provider().parse(parts, out, error);
+  return type.provider().parse(parts, out);
 }
 
 }  // namespace
 
-bool parse_probe_spec(std::string_view raw, Span span, ProbeSpec& out, std::string& error) {
+Status parse_probe_spec(std::string_view raw, Span span, ProbeSpec& out) {
   out = ProbeSpec{};
   out.raw = std::string(raw);
   out.span = span;
   std::vector<std::string> parts = split_probe_parts(raw);
   const std::string& type = parts[0];
-  if (const probes::ProbeType* t = probes::find_probe_type(type)) return parse_as(*t, parts, out, error);
+  if (const probes::ProbeType* t = probes::find_probe_type(type)) return parse_as(*t, parts, out);
   for (const char* u : probes::unsupported_probe_types()) {
     if (type == u) {
-      error = "probe type '" + type + "' is not supported by rawprobe";
-      return false;
+      return make_error("probe type '" + type + "' is not supported by rawprobe");
     }
   }
   if (type.empty()) {
-    error = "missing probe type before ':' in '" + std::string(raw) + "'";
-    return false;
+    return make_error("missing probe type before ':' in '" + std::string(raw) + "'");
   }
   // Closest names first; among equally close ones, prefer those whose arguments parse, so
   // `probe:/tmp/x:f` suggests uprobe (a path) and not kprobe.
@@ -122,13 +117,11 @@ bool parse_probe_spec(std::string_view raw, Span span, ProbeSpec& out, std::stri
   std::vector<std::string> fitting;
   for (const std::string& name : close) {
     ProbeSpec trial;
-    std::string ignored;
     std::vector<std::string> trial_parts = parts;
     trial_parts[0] = name;
-    if (parse_as(*probes::find_probe_type(name), trial_parts, trial, ignored)) fitting.push_back(name);
+    if (parse_as(*probes::find_probe_type(name), trial_parts, trial)) fitting.push_back(name);
   }
-  error = "unknown probe type '" + type + "'" + did_you_mean(type, fitting.empty() ? close : fitting);
-  return false;
+  return make_error("unknown probe type '" + type + "'" + did_you_mean(type, fitting.empty() ? close : fitting));
 }
 
 }  // namespace rawprobe::lang

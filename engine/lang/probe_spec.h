@@ -13,6 +13,8 @@
 #pragma once
 #include <cstdint>
 #include <string>
+
+#include "engine/base/result.h"
 #include <string_view>
 #include <vector>
 
@@ -54,9 +56,8 @@ struct ProbeSpec {
 };
 
 // Parses one attach point's text: the type's row (engine/probes/probe_types.h) gives the kind,
-// its provider parses the rest. On failure returns false and sets `error` to a message that
-// says what to write instead.
-bool parse_probe_spec(std::string_view raw, Span span, ProbeSpec& out, std::string& error);
+// its provider parses the rest. An error's `what` says what to write instead.
+Status parse_probe_spec(std::string_view raw, Span span, ProbeSpec& out);
 
 // What the providers' parse() share.
 // Splits at ':' outside double quotes (C++ names: uprobe:/bin/x:"ns::f(int)").
@@ -67,6 +68,6 @@ bool has_wildcard(std::string_view text);  // holds '*' or '?'
 // parts[from..] joined with ':' again (a uprobe's function part may hold colons).
 std::string join_probe_parts(const std::vector<std::string>& parts, size_t from);
 // FUNC, FUNC+OFF or "QUOTED NAME" into out.func / out.offset / out.quoted.
-bool parse_probe_function(const std::string& text, ProbeSpec& out, std::string& error);
+Status parse_probe_function(const std::string& text, ProbeSpec& out);
 
 }  // namespace rawprobe::lang

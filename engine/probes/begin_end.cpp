@@ -57,10 +57,9 @@ Result<Location> locate(void (*function)()) {
 
 class BeginEndProvider final : public Provider {
  public:
-  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
-    if (p.size() == 1) return true;
-    error = std::string(lang::probe_kind_name(out.kind)) + " takes no arguments";
-    return false;
+  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
+    if (p.size() == 1) return {};
+    return make_error(std::string(lang::probe_kind_name(out.kind)) + " takes no arguments");
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,

@@ -5,33 +5,18 @@
 #include <cstring>
 #include <filesystem>
 
+#include "engine/btf/format.h"
 #include "engine/sys/host_root.h"
 
 namespace rawprobe::probes {
 
-namespace {
-
-struct BtfHeader {
-  uint16_t magic;
-  uint8_t version;
-  uint8_t flags;
-  uint32_t hdr_len;
-  uint32_t type_off;
-  uint32_t type_len;
-  uint32_t str_off;
-  uint32_t str_len;
-};
-constexpr uint16_t kBtfMagic = 0xeB9F;  // in the host's byte order, as sysfs publishes it
-
-}  // namespace
-
 std::vector<std::string> btf_trace_names_in(std::string_view blob) {
   std::vector<std::string> names;
-  BtfHeader h;
+  btf::Header h;
   if (blob.size() < sizeof h) return names;
   std::memcpy(&h, blob.data(), sizeof h);
   uint64_t begin = uint64_t{h.hdr_len} + h.str_off;
-  if (h.magic != kBtfMagic || begin + h.str_len > blob.size()) return names;
+  if (h.magic != btf::kMagic || begin + h.str_len > blob.size()) return names;
   std::string_view strings = blob.substr(begin, h.str_len);
   constexpr std::string_view kPrefix = "btf_trace_";
   for (size_t at = 0; at < strings.size();) {

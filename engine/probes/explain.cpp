@@ -136,17 +136,9 @@ Status explain_kprobes(const lang::ProbeSpec& spec, const ExplainOptions& option
 
 Status explain_probe(std::string_view text, const ExplainOptions& options, FILE* out) {
   lang::ProbeSpec spec;
-  std::string error;
-  if (!lang::parse_probe_spec(text, lang::Span{}, spec, error))
-    return make_error(error, std::string(text));
+  if (Status parsed = lang::parse_probe_spec(text, lang::Span{}, spec); !parsed)
+    return make_error(parsed.error().what, std::string(text));
   return provider_for(spec.kind).explain(spec, options, out);
-}
-
-int run_explain(std::string_view spec, const ExplainOptions& options, FILE* out) {
-  Status st = explain_probe(spec, options, out);
-  if (st) return 0;
-  std::fprintf(stderr, "rawprobe: %s\n", st.error().message().c_str());
-  return 1;
 }
 
 }  // namespace rawprobe::probes

@@ -171,27 +171,24 @@ std::string modules_with(const std::vector<KernelFunction>& functions, const std
 class KprobeProvider final : public Provider {
  public:
   // FUNCTION, FUNCTION+OFF or MODULE:FUNCTION
-  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
     const char* kind = lang::probe_kind_name(out.kind);
     if (p.size() < 2 || p.size() > 3 || p.back().empty()) {
-      error = std::string(kind) + " needs " + kind + ":FUNCTION or " + kind + ":MODULE:FUNCTION";
-      return false;
+      return make_error(std::string(kind) + " needs " + kind + ":FUNCTION or " + kind + ":MODULE:FUNCTION");
     }
     if (p.size() == 3) {
       // A module name never holds '/': a path means a user binary, i.e. a uprobe.
       if (p[1].find('/') != std::string::npos) {
-        error = std::string(kind) + " module '" + p[1] + "' looks like a file path; probe user binaries with " +
-                (out.kind == ProbeKind::Kprobe ? "uprobe" : "uretprobe");
-        return false;
+        return make_error(std::string(kind) + " module '" + p[1] + "' looks like a file path; probe user binaries with " +
+                (out.kind == ProbeKind::Kprobe ? "uprobe" : "uretprobe"));
       }
       out.target = p[1];
     }
-    if (!lang::parse_probe_function(p.back(), out, error)) return false;
+    if (Status st = lang::parse_probe_function(p.back(), out); !st) return st;
     if (out.kind == ProbeKind::Kretprobe && out.has_offset) {
-      error = "kretprobe cannot take an offset";
-      return false;
+      return make_error("kretprobe cannot take an offset");
     }
-    return true;
+    return {};
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,

@@ -21,10 +21,9 @@ struct ListOptions {
   pid_t pid = -1;       // -p PID: usdt/uprobe listing over every object the process maps
 };
 
-// Prints the matching probes to `out`. Errors (missing binary, bad pattern) are returned.
+// Prints the matching probes to `out`. Errors (missing binary, bad pattern, no match) are
+// returned, for the driver to render.
 Status list_probes(const ListOptions& options, FILE* out);
-// list_probes, printing an error to stderr; returns the process exit code (0 or 1).
-int run_list(const ListOptions& options, FILE* out);
 
 // Walks through how one probe spec would be attached, without attaching it: symbol ->
 // address -> segment -> file offset -> boundary check; or USDT note -> base adjustment ->
@@ -32,6 +31,5 @@ int run_list(const ListOptions& options, FILE* out);
 // The options that change how a probe is attached are honoured (ExplainOptions, provider.h),
 // so it tells what a run with the same options does.
 Status explain_probe(std::string_view spec, const ExplainOptions& options, FILE* out);
-int run_explain(std::string_view spec, const ExplainOptions& options, FILE* out);
 
 }  // namespace rawprobe::probes

@@ -60,12 +60,10 @@ const Provider& hardware_provider() {
   return provider;
 }
 
-bool PerfEventProvider::parse(const std::vector<std::string>& p, lang::ProbeSpec& out,
-                              std::string& error) const {
+Status PerfEventProvider::parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const {
   const char* kind = lang::probe_kind_name(out.kind);
   if (p.size() < 2 || p.size() > 3 || p[1].empty()) {
-    error = std::string(kind) + " needs " + kind + ":EVENT[:COUNT]";
-    return false;
+    return make_error(std::string(kind) + " needs " + kind + ":EVENT[:COUNT]");
   }
   // Each name, then its alias: the order suggestions are made in.
   std::vector<std::string> names;
@@ -74,18 +72,16 @@ bool PerfEventProvider::parse(const std::vector<std::string>& p, lang::ProbeSpec
     if (!e.alias.empty()) names.emplace_back(e.alias);
   }
   if (std::find(names.begin(), names.end(), p[1]) == names.end()) {
-    error = "unknown " + std::string(kind) + " event '" + p[1] + "'" + lang::did_you_mean(p[1], names);
-    return false;
+    return make_error("unknown " + std::string(kind) + " event '" + p[1] + "'" + lang::did_you_mean(p[1], names));
   }
   out.event = p[1];
   if (p.size() == 3) {
     if (!lang::parse_probe_number(p[2], out.value) || out.value == 0) {
-      error = "invalid " + std::string(kind) + " count '" + p[2] + "': write a positive integer";
-      return false;
+      return make_error("invalid " + std::string(kind) + " count '" + p[2] + "': write a positive integer");
     }
     out.has_value = true;
   }
-  return true;
+  return {};
 }
 
 Result<std::vector<AttachPoint>> PerfEventProvider::expand(const lang::ProbeSpec& spec,

@@ -23,8 +23,7 @@ class PerfEventProvider final : public Provider {
   // Over the named events of this PERF_TYPE_*.
   explicit PerfEventProvider(uint32_t perf_type);
   // EVENT or EVENT:COUNT, the event by its perf name or bpftrace's alias
-  bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
-             std::string& error) const override;
+  Status parse(const std::vector<std::string>& parts, lang::ProbeSpec& out) const override;
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override;
   Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points,

@@ -49,26 +49,23 @@ AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint
   return p;
 }
 
-bool parse_timer_spec(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) {
+Status parse_timer_spec(const std::vector<std::string>& p, lang::ProbeSpec& out) {
   const char* kind = lang::probe_kind_name(out.kind);
   if (p.size() != 3) {
     // bpftrace 0.17 says "interval probe type requires 2 arguments".
-    error = std::string(kind) + " probe type requires 2 arguments: " + kind + ":UNIT:N with UNIT one of s, ms, us, hz";
-    return false;
+    return make_error(std::string(kind) + " probe type requires 2 arguments: " + kind + ":UNIT:N with UNIT one of s, ms, us, hz");
   }
   const std::string& unit = p[1];
   if (unit != "s" && unit != "ms" && unit != "us" && unit != "hz") {
-    error = "invalid " + std::string(kind) + " unit '" + unit + "'" +
-            lang::did_you_mean(unit, {"s", "ms", "us", "hz"}) + " (use s, ms, us or hz)";
-    return false;
+    return make_error("invalid " + std::string(kind) + " unit '" + unit + "'" +
+            lang::did_you_mean(unit, {"s", "ms", "us", "hz"}) + " (use s, ms, us or hz)");
   }
   out.unit = unit;
   if (!lang::parse_probe_number(p[2], out.value) || out.value == 0) {
-    error = "invalid " + std::string(kind) + " count '" + p[2] + "': write a positive integer";
-    return false;
+    return make_error("invalid " + std::string(kind) + " count '" + p[2] + "': write a positive integer");
   }
   out.has_value = true;
-  return true;
+  return {};
 }
 
 Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {

@@ -21,7 +21,7 @@ AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint
                            uint64_t period, bool frequency, bool every_cpu);
 
 // interval/profile's UNIT:N into out.unit / out.value (Provider::parse).
-bool parse_timer_spec(const std::vector<std::string>& parts, lang::ProbeSpec& out, std::string& error);
+Status parse_timer_spec(const std::vector<std::string>& parts, lang::ProbeSpec& out);
 // "hz" -> frequency; "s"/"ms"/"us" -> the period in nanoseconds of the cpu-clock.
 Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu);
 

@@ -28,8 +28,10 @@ constexpr ContextTraits kRawTracepoint{
 const ProbeType kTypes[] = {
     {ProbeKind::Begin, "BEGIN", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
     {ProbeKind::End, "END", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
-    {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, false, true, kUserEntry},
-    {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, true, kUserReturn},
+    {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, true, true, kUserEntry},
+    // Listed under uprobe, as bpftrace lists them: the same functions.
+    {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, false,
+     kUserReturn},
     {ProbeKind::Usdt, "usdt", "U", ProgramType::Kprobe, usdt_provider, true, true, true, kUsdt},
     {ProbeKind::Tracepoint, "tracepoint", "t", ProgramType::Tracepoint, tracepoint_provider, false, false, true,
      kTracepoint},

@@ -188,10 +188,8 @@ class Provider {
  public:
   virtual ~Provider() = default;
   // The parts of the spec's text split at ':' outside quotes (parts[0] is the type as
-  // written; out.kind is already set from it). On failure returns false and sets `error` to a
-  // message that says what to write instead.
-  virtual bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
-                     std::string& error) const = 0;
+  // written; out.kind is already set from it). An error's `what` says what to write instead.
+  virtual Status parse(const std::vector<std::string>& parts, lang::ProbeSpec& out) const = 0;
   virtual Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                                   const ExpandContext& ctx) const = 0;
   // Every point has this provider's kind family; prog_fds as in attach() above.

@@ -77,15 +77,14 @@ class RawTracepointProvider final : public Provider {
  public:
   // rawtracepoint:NAME: the kernel finds a raw tracepoint by its name alone (bpf(2)
   // BPF_RAW_TRACEPOINT_OPEN), so there is no category part.
-  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
     if (p.size() != 2 || p[1].empty()) {
-      error = "rawtracepoint needs rawtracepoint:NAME, with no category (e.g. rawtracepoint:sched_switch; "
-              "list them with -l 'rawtracepoint:*')";
-      return false;
+      return make_error("rawtracepoint needs rawtracepoint:NAME, with no category (e.g. rawtracepoint:sched_switch; "
+              "list them with -l 'rawtracepoint:*')");
     }
     out.name = p[1];
     out.wildcard = lang::has_wildcard(out.name);
-    return true;
+    return {};
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,

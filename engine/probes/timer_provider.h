@@ -9,9 +9,8 @@ namespace rawprobe::probes {
 class TimerProvider final : public Provider {
  public:
   explicit TimerProvider(bool every_cpu) : every_cpu_(every_cpu) {}
-  bool parse(const std::vector<std::string>& parts, lang::ProbeSpec& out,
-             std::string& error) const override {
-    return parse_timer_spec(parts, out, error);
+  Status parse(const std::vector<std::string>& parts, lang::ProbeSpec& out) const override {
+    return parse_timer_spec(parts, out);
   }
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {

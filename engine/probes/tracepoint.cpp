@@ -82,15 +82,14 @@ namespace {
 class TracepointProvider final : public Provider {
  public:
   // CATEGORY:NAME
-  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
     if (p.size() != 3 || p[1].empty() || p[2].empty()) {
-      error = "tracepoint needs tracepoint:CATEGORY:NAME (e.g. tracepoint:syscalls:sys_enter_read)";
-      return false;
+      return make_error("tracepoint needs tracepoint:CATEGORY:NAME (e.g. tracepoint:syscalls:sys_enter_read)");
     }
     out.provider = p[1];
     out.name = p[2];
     out.wildcard = lang::has_wildcard(out.provider) || lang::has_wildcard(out.name);
-    return true;
+    return {};
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,

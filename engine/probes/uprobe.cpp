@@ -49,11 +49,10 @@ Error with_suggestions(Error error, const lang::ProbeSpec& spec, elf::Binary& bi
 class UprobeProvider final : public UserProbeProvider {
  public:
   // BINARY:FUNCTION, BINARY:FUNCTION+OFF, BINARY:0xADDR, BINARY:"C++ name"
-  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
     const char* kind = lang::probe_kind_name(out.kind);
     if (p.size() < 3 || p[1].empty()) {
-      error = std::string(kind) + " needs a binary and a function: " + kind + ":BINARY:FUNCTION (e.g. " + kind + ":/bin/bash:readline)";
-      return false;
+      return make_error(std::string(kind) + " needs a binary and a function: " + kind + ":BINARY:FUNCTION (e.g. " + kind + ":/bin/bash:readline)");
     }
     out.target = p[1];
     out.wildcard = lang::has_wildcard(out.target);
@@ -62,14 +61,13 @@ class UprobeProvider final : public UserProbeProvider {
     if (rest.size() > 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') && lang::parse_probe_number(rest, addr)) {
       out.address = addr;
       out.has_address = true;
-      return true;
+      return {};
     }
-    if (!lang::parse_probe_function(rest, out, error)) return false;
+    if (Status st = lang::parse_probe_function(rest, out); !st) return st;
     if (out.kind == ProbeKind::Uretprobe && out.has_offset) {
-      error = "uretprobe cannot take an offset: a return probe fires at the function's return";
-      return false;
+      return make_error("uretprobe cannot take an offset: a return probe fires at the function's return");
     }
-    return true;
+    return {};
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,

@@ -63,16 +63,15 @@ AttachPoint point_of(const TargetFile& target, const arch::Table* table, pid_t p
 class UsdtProvider final : public UserProbeProvider {
  public:
   // BINARY:PROVIDER:NAME or BINARY:NAME
-  bool parse(const std::vector<std::string>& p, lang::ProbeSpec& out, std::string& error) const override {
+  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
     if (p.size() < 3 || p.size() > 4 || p[1].empty() || p.back().empty()) {
-      error = "usdt needs usdt:BINARY:PROVIDER:NAME or usdt:BINARY:NAME";
-      return false;
+      return make_error("usdt needs usdt:BINARY:PROVIDER:NAME or usdt:BINARY:NAME");
     }
     out.target = p[1];
     out.provider = p.size() == 4 ? p[2] : "";
     out.name = p.back();
     out.wildcard = lang::has_wildcard(out.target) || lang::has_wildcard(out.provider) || lang::has_wildcard(out.name);
-    return true;
+    return {};
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,

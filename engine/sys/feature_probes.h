@@ -23,5 +23,6 @@ FeatureState probe_helper(int32_t helper_id);
 FeatureState probe_bounded_loops();
 FeatureState probe_isa(int version);  // 2, 3 or 4
 FeatureState probe_hash_on_demand();
+FeatureState probe_kernel_btf();  // feature_kernel_btf.cpp
 
 }  // namespace rawprobe::sys

@@ -32,6 +32,7 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::isa_v3, "isa_v3", "ISA v3 (JMP32)", "5.1"},
     {Feature::isa_v4, "isa_v4", "ISA v4 (sign extension, sdiv, bswap, gotol)", "6.6"},
     {Feature::hash_on_demand, "hash_on_demand", "hash maps allocated on update (bpf_mem_alloc)", "6.1"},
+    {Feature::kernel_btf, "kernel_btf", "kernel BTF (/sys/kernel/btf)", "5.4"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -52,6 +53,7 @@ FeatureState run_probe(Feature f) {
     case Feature::isa_v3: return probe_isa(3);
     case Feature::isa_v4: return probe_isa(4);
     case Feature::hash_on_demand: return probe_hash_on_demand();
+    case Feature::kernel_btf: return probe_kernel_btf();
   }
   return {false, "unknown feature"};
 }

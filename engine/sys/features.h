@@ -26,6 +26,7 @@ enum class Feature {
   isa_v4,             // sign-extending moves/loads, sdiv/smod, bswap, gotol
   hash_on_demand,     // hash maps without preallocation (BPF_F_NO_PREALLOC) in every program
                       // type: elements come from bpf_mem_alloc, safe in any context
+  kernel_btf,         // /sys/kernel/btf/vmlinux: the kernel's C types (engine/btf)
 };
 
 struct FeatureInfo {

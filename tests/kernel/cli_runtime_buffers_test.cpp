@@ -43,8 +43,7 @@ Emitter make_emitter(bool ringbuf, uint32_t ring_bytes) {
   e.events = ringbuf ? make_map(BPF_MAP_TYPE_RINGBUF, 0, 0, ring_bytes, "rt_events")
                      : make_map(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, uint32_t(sysconf(_SC_NPROCESSORS_CONF)), "rt_events");
   lang::ProbeSpec spec;
-  std::string error;
-  REQUIRE(lang::parse_probe_spec("BEGIN", {}, spec, error));
+  REQUIRE(lang::parse_probe_spec("BEGIN", {}, spec));
   Result<std::vector<probes::AttachPoint>> points = probes::expand(spec, {});
   REQUIRE_MESSAGE(points, (points ? "" : points.error().message()));
   probes::LoadPlan plan = probes::load_plan(*points, {});

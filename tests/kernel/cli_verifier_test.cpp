@@ -44,7 +44,8 @@ TEST_CASE("verifier rejection: probe, last log lines, and the instruction with i
   REQUIRE(slot);
   const size_t mov_slot = program->insns[0].width() + program->insns[1].width();
   CHECK(*slot == mov_slot);  // mov r0, r3, after the two slots of the 64-bit load
-  std::string report = driver::verifier_report(err, "uprobe:/tmp/fun:foo (x.bt:2)", *program);
+  // As the driver prints it: message() and the line end report() adds.
+  std::string report = driver::verifier_report(err, "uprobe:/tmp/fun:foo (x.bt:2)", *program).message() + "\n";
   INFO(report);
   CHECK(report.find("uprobe:/tmp/fun:foo (x.bt:2)") != std::string::npos);
   CHECK(report.find("R3 !read_ok") != std::string::npos);

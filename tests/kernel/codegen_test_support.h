@@ -12,6 +12,7 @@
 
 #include "bpfasm/print.h"
 #include "engine/codegen/codegen.h"
+#include "engine/driver/report.h"
 #include "engine/probes/provider.h"
 #include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
@@ -61,7 +62,7 @@ inline std::string compile_text(const std::string& text, Compiled& out, CompileO
   options.source = out.source.get();
   options.source_name = "test.bt";
   auto script = compile(out.program, out.points, options);
-  if (!script) return "compile: " + script.error().message() + "\n" + script.error().detail;
+  if (!script) return "compile: " + driver::render(script.error(), out.source.get());
   out.script = std::move(*script);
   return {};
 }

@@ -83,8 +83,8 @@ CookieCounter cookie_counter(const LoadPlan& plan, uint32_t slots) {
 
 lang::ProbeSpec spec_of(const std::string& text) {
   lang::ProbeSpec spec;
-  std::string error;
-  REQUIRE_MESSAGE(lang::parse_probe_spec(text, {}, spec, error), error);
+  Status parsed = lang::parse_probe_spec(text, {}, spec);
+  REQUIRE_MESSAGE(parsed, (parsed ? "" : parsed.error().what));
   return spec;
 }
 

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/skip.h"
+#include "engine/driver/report.h"
 
 #include <algorithm>
 #include <linux/bpf.h>
@@ -190,10 +191,15 @@ TEST_CASE("codegen: BPF limits give clear errors with the script position") {
     REQUIRE(riscv);
     Compiled c;
     std::string arg = "arg" + std::to_string(riscv->arg_regs.size());
-    compile_script("uprobe:/bin/true:main { @ = " + arg + "; }", c, {{begin_point(riscv)}});
+    std::string script = "uprobe:/bin/true:main { @ = " + arg + "; }";
+    compile_script(script, c, {{begin_point(riscv)}});
     REQUIRE(!c.script);
-    CHECK(c.script.error().message().find("test.bt:1:") != std::string::npos);
-    CHECK(c.script.error().message().find("stack") != std::string::npos);
+    // Shown as the driver shows it: the script line, with a caret under the argN.
+    std::string shown = driver::render(c.script.error(), c.source.get());
+    CHECK(shown.find("test.bt:1:" + std::to_string(script.find(arg) + 1) + ": error: ") == 0);
+    CHECK(shown.find("stack") != std::string::npos);
+    REQUIRE(c.script.error().at);
+    CHECK(c.source->slice({c.script.error().at->begin, c.script.error().at->end}) == arg);
   }
   SUBCASE("more than 512 bytes of stack") {
     Compiled c;

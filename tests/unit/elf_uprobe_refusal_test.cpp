@@ -40,10 +40,10 @@ TEST_CASE("uprobe_refusal: x86 LOCK and segment prefixes only, and only on x86")
   const uint8_t lock_dec[] = {0xf0, 0xff, 0x0f};         // lock decl (%rdi)
   const uint8_t fs_mov[] = {0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0};  // mov %fs:0x28,%rax
   const uint8_t nop16[] = {0x66, 0x90};
-  CHECK(uprobe_refusal(EM_X86_64, lock_dec).value_or("").find("LOCK") != std::string::npos);
-  CHECK_FALSE(uprobe_refusal(EM_X86_64, fs_mov));
-  CHECK_FALSE(uprobe_refusal(EM_X86_64, nop16));
-  CHECK_FALSE(uprobe_refusal(EM_AARCH64, lock_dec));
+  CHECK(uprobe_refusal(arch::by_machine(EM_X86_64, ELFCLASS64), lock_dec).value_or("").find("LOCK") != std::string::npos);
+  CHECK_FALSE(uprobe_refusal(arch::by_machine(EM_X86_64, ELFCLASS64), fs_mov));
+  CHECK_FALSE(uprobe_refusal(arch::by_machine(EM_X86_64, ELFCLASS64), nop16));
+  CHECK_FALSE(uprobe_refusal(arch::by_machine(EM_AARCH64, ELFCLASS64), lock_dec));
 }
 
 TEST_CASE("libc: exact names are refused exactly where objdump shows a LOCK or segment prefix") {

@@ -18,18 +18,17 @@ namespace {
 
 ProbeSpec spec_of(const std::string& text) {
   ProbeSpec s;
-  std::string error;
-  bool ok = parse_probe_spec(text, {0, 0}, s, error);
-  INFO(text << ": " << error);
-  REQUIRE(ok);
+  Status parsed = parse_probe_spec(text, {0, 0}, s);
+  INFO(text << ": " << (parsed ? "" : parsed.error().what));
+  REQUIRE(parsed);
   return s;
 }
 
 std::string spec_error(const std::string& text) {
   ProbeSpec s;
-  std::string error;
-  CHECK_FALSE(parse_probe_spec(text, {0, 0}, s, error));
-  return error;
+  Status parsed = parse_probe_spec(text, {0, 0}, s);
+  CHECK_FALSE(parsed);
+  return parsed ? "" : parsed.error().what;
 }
 
 }  // namespace

@@ -20,7 +20,9 @@ struct Parsed {
 
 Parsed parse(const std::string& text) {
   Parsed p;
-  p.ok = parse_probe_spec(text, {0, 0}, p.spec, p.error);
+  Status parsed = parse_probe_spec(text, {0, 0}, p.spec);
+  p.ok = parsed.ok();
+  if (!parsed) p.error = parsed.error().what;
   return p;
 }
 

@@ -63,8 +63,7 @@ TEST_CASE("usdt -lv of hello_usdt shows readelf's location and argument") {
 TEST_CASE("a uprobe's file offset for a PIE sample equals nm's address (text maps at its offset)") {
   std::string fun = samples_dir() + "/fun";
   lang::ProbeSpec spec;
-  std::string error;
-  REQUIRE(lang::parse_probe_spec("uprobe:" + fun + ":bar", {}, spec, error));
+  REQUIRE(lang::parse_probe_spec("uprobe:" + fun + ":bar", {}, spec));
   Result<std::vector<probes::AttachPoint>> points = probes::expand(spec, {});
   REQUIRE_MESSAGE(points, (points ? "" : points.error().message()));
   REQUIRE(points->size() == 1);
