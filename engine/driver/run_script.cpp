@@ -14,6 +14,7 @@
 #include "engine/driver/release.h"
 #include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
+#include "engine/driver/lazy_kernel_types.h"
 #include "engine/lang/frontend.h"
 #include "engine/probes/begin_end.h"
 #include "engine/probes/tracepoint.h"
@@ -135,7 +136,10 @@ int run_script(Options& options) {
 
   lang::SourceFile src(options.source_name(), options.program);
   probes::TracefsCatalog catalog;
-  lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog, .params = {options.params}});
+  // Declared before the front end's result, so it outlives the C types that point into it.
+  LazyKernelTypes kernel_types;
+  lang::FrontEndResult front =
+      lang::run_front_end(src, {.tracepoints = &catalog, .kernel_types = &kernel_types, .params = {options.params}});
   if (!front.ok) return fail_text(front.errors);
   const lang::CheckedProgram& checked = front.program;
   bool dump_only = !options.dumps.empty();

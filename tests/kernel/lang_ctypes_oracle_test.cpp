@@ -5,6 +5,8 @@
 // records are globals at fixed addresses, so their whole standard output must be equal.
 #include <doctest/doctest.h>
 
+#include <regex>
+
 #include "tests/kernel/cli_run.h"
 
 using namespace rawprobe::cli_test;
@@ -130,6 +132,40 @@ TEST_CASE("a block over tracepoints that place args->filename differently gets o
   CHECK(rp.out.find("tracepoint:syscalls:sys_enter_openat /etc/passwd\n") != std::string::npos);
   std::remove(src.c_str());
   std::remove(bin.c_str());
+}
+
+TEST_SUITE_END();
+
+TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("curtask is a struct task_struct * from kernel BTF, as in bpftrace 0.17") {
+  // The build host's kernel (6.18) publishes BTF; bpftrace needs it for this script too.
+  REQUIRE_MESSAGE(access("/sys/kernel/btf/vmlinux", R_OK) == 0, "no /sys/kernel/btf/vmlinux");
+  std::string bin = sample("struct_arg");
+  std::string script = with_binary(
+      "uprobe:BIN:visit { printf(\"%d %d %s %d %d\\n\", pid, curtask->tgid, curtask->comm, "
+      "curtask->real_parent->tgid, ((struct task_struct *)curtask)->pid); }",
+      bin);
+  Process rp({rawprobe_path(), "-c", bin, "-e", script});
+  RunResult ours = rp.finish(60);
+  RunResult theirs = run({"bpftrace", "-c", bin, "-e", script});
+  INFO("rawprobe:\n", ours.out, ours.err, "\nbpftrace:\n", theirs.out, theirs.err);
+  REQUIRE(ours.status == 0);
+  REQUIRE(theirs.status == 0);
+  // Each line: the sample's pid three times, its comm, and its parent: the tracer that ran it.
+  auto check_lines = [](const std::string& out, pid_t tracer) {
+    std::regex line(R"((\d+) (\d+) (\S+) (\d+) (\d+)\n)");
+    int n = 0;
+    for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it, ++n) {
+      CHECK((*it)[1] == (*it)[2]);
+      CHECK((*it)[1] == (*it)[5]);
+      CHECK((*it)[3] == "struct_arg");
+      if (tracer > 0) CHECK(std::stol((*it)[4]) == tracer);
+    }
+    return n;
+  };
+  CHECK(check_lines(ours.out, rp.pid()) == 4);
+  CHECK(check_lines(theirs.out, -1) == 4);
 }
 
 TEST_SUITE_END();
