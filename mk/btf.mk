@@ -4,7 +4,7 @@
 # tests/fuzz/btf_seed_module.c encoded by pahole against vmlinux as a module build does.
 BTF_FUZZ_SEEDS = $(FUZZ_DIR)/seeds/btf_blob
 FUZZ_SEEDS_btf_blob_fuzz = $(BTF_FUZZ_SEEDS)
-FUZZ_ARGS_btf_blob_fuzz = -max_len=262144
+FUZZ_ARGS_btf_blob_fuzz = -max_len=65536
 
 $(BUILD)/btf-seed: $(BUILD)/obj/tests/fuzz/btf_seed.o $(LIBS)
 	$(CXX) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)

@@ -4,11 +4,13 @@
  *             (/proc/PID/maps then shows "/memfd:rawprobe-dyn (deleted)")
  *   deleted   its bytes copied to a temporary file, dlopen'ed, then unlinked
  *             (/proc/PID/maps shows "PATH (deleted)")
- * Usage: dynamic_usdt LIB ROUNDS. It prints what a tracer needs, then waits for SIGUSR1
+ * Usage: dynamic_usdt LIB ROUNDS [LINGER]. It prints what a tracer needs, then waits for SIGUSR1
  * (attach first), then calls each copy's probe ROUNDS times, with tag 1 (memfd) and tag 2
  * (deleted), and reports what it did:
  *   dynamic_usdt pid 4242 memfd /memfd:rawprobe-dyn deleted /tmp/usdt-dyn-Ab12Cd.so
- *   fired memfd 3 deleted 3 */
+ *   fired memfd 3 deleted 3
+ * then, given LINGER, stays LINGER more seconds before exiting (a tracer that reads the
+ * process's mappings when its first event arrives has that long to do it). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <signal.h>
@@ -39,8 +41,8 @@ static fire_fn load(const char *path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 || atol(argv[2]) <= 0) {
-    fprintf(stderr, "usage: dynamic_usdt LIB ROUNDS   (LIB: the usdt_lib.c shared library)\n");
+  if ((argc != 3 && argc != 4) || atol(argv[2]) <= 0) {
+    fprintf(stderr, "usage: dynamic_usdt LIB ROUNDS [LINGER]   (LIB: the usdt_lib.c shared library)\n");
     return 2;
   }
   long rounds = atol(argv[2]);
@@ -73,5 +75,7 @@ int main(int argc, char **argv) {
     from_deleted(2, i);
   }
   printf("fired memfd %ld deleted %ld\n", rounds, rounds);
+  fflush(stdout);
+  if (argc == 4) sleep((unsigned)atoi(argv[3]));
   return 0;
 }

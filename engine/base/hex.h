@@ -10,6 +10,11 @@
 
 namespace rawprobe {
 
+// The value of one hex digit, or -1.
+inline int hex_digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 inline std::string hex(uint64_t value) {
   char buf[24];
   snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));

@@ -12,6 +12,8 @@ namespace rawprobe {
 namespace ctypes {
 struct CType;  // engine/ctypes/ctype.h: the C type a pointer, record or array value has
 }
+// How a kstack/ustack prints (bpftrace's modes; raw is ours: bare hex addresses).
+enum class StackMode : uint8_t { Bpftrace, Perf, Raw };
 
 enum class TypeKind : uint8_t {
   None,      // no value (statements, void calls)
@@ -43,6 +45,9 @@ struct Type {
   const ctypes::CType* ctype = nullptr;
   std::string c_name = {};
   bool user_memory = false;
+  // UStack, KStack: the mode and the most frames kept (each pair is its own stack map).
+  StackMode stack_mode = StackMode::Bpftrace;
+  uint16_t stack_limit = 0;
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {

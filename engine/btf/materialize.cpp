@@ -1,5 +1,7 @@
 #include "engine/btf/materialize.h"
 
+#include <algorithm>
+
 namespace rawprobe::btf {
 
 using ctypes::CKind;
@@ -10,6 +12,17 @@ namespace {
 // Deeper than any chain of typedefs, qualifiers, pointers and arrays in a real kernel (a few
 // levels); a malformed blob must not exhaust the stack.
 constexpr int kMaxDepth = 200;
+
+// How deep structs and unions may hold each other by value (a real kernel nests a few levels);
+// readers of the C types (find_member through anonymous members) recurse that deep.
+constexpr uint32_t kMaxNesting = 200;
+
+// The struct or union a member holds by value: its type with typedefs and arrays removed.
+CTypeRef held_record(CTypeRef t) {
+  for (int i = 0; t && i < kMaxDepth && (t->kind == CKind::Typedef || t->kind == CKind::Array); ++i)
+    t = t->target;
+  return t && (t->kind == CKind::Struct || t->kind == CKind::Union) ? t : nullptr;
+}
 
 bool is_qualifier(Kind k) {
   return k == Kind::Const || k == Kind::Volatile || k == Kind::Restrict || k == Kind::TypeTag;
@@ -52,11 +65,14 @@ Result<CTypeRef> Materializer::type(const Blob& blob, uint32_t id) {
   pending_.clear();
   Result<CTypeRef> top = build(blob, id, 0);
   Status filled;
+  std::vector<CTypeRef> records;
   while (top && filled && !pending_.empty()) {
     Pending p = pending_.back();
     pending_.pop_back();
     filled = fill_record(p);
+    records.push_back(p.shell);
   }
+  if (top && filled) filled = check_nesting(blob, records);
   if (top && filled) return top;
   // (The `building` marks need no reset: build() clears its own on every return.)
   for (const TypeId& t : made_this_call_) {
@@ -208,6 +224,40 @@ Result<CTypeRef> Materializer::build_kind(const Blob& owner, const Record& r, in
       break;
   }
   return error(owner, r.id, std::string("a ") + kind_name(r.kind) + " is not the type of a value");
+}
+
+Status Materializer::check_nesting(const Blob& blob, const std::vector<CTypeRef>& records) {
+  // Depth first without recursion (a malformed blob can nest thousands of records): a record
+  // met again while still on the path contains itself, which no C type can.
+  auto fail = [&](CTypeRef t, const std::string& what) {
+    return make_error("read BTF: " + ctypes::spell(t) + " " + what, blob.origin());
+  };
+  for (CTypeRef root : records) {
+    if (nesting_.count(root)) continue;
+    std::vector<std::pair<CTypeRef, size_t>> path{{root, 0}};
+    std::unordered_map<CTypeRef, bool> on_path{{root, true}};
+    while (!path.empty()) {
+      CTypeRef t = path.back().first;
+      size_t i = path.back().second++;
+      if (i < t->members.size()) {
+        CTypeRef inner = held_record(t->members[i].type);
+        if (!inner || nesting_.count(inner)) continue;
+        if (on_path[inner]) return fail(inner, "contains itself by value");
+        on_path[inner] = true;
+        path.push_back({inner, 0});
+        continue;
+      }
+      uint32_t depth = 1;
+      for (const ctypes::CMember& m : t->members)
+        if (CTypeRef inner = held_record(m.type)) depth = std::max(depth, nesting_[inner] + 1);
+      if (depth > kMaxNesting)
+        return fail(t, "nests records more than " + std::to_string(kMaxNesting) + " levels deep");
+      nesting_[t] = depth;
+      on_path[t] = false;
+      path.pop_back();
+    }
+  }
+  return {};
 }
 
 Status Materializer::fill_record(const Pending& p) {

@@ -7,7 +7,8 @@
 // Structs and unions are made as shells first (name and size) and their members filled from a
 // worklist, so self-referencing records (`struct list_head { struct list_head *next; }`) and
 // long chains of pointers between records use no recursion depth. Only chains of typedefs,
-// qualifiers, pointers, arrays and prototypes recurse, and a loop among those is an error.
+// qualifiers, pointers, arrays and prototypes recurse, and a loop among those is an error, as
+// is a record that holds itself by value (through members, not pointers).
 #pragma once
 #include <functional>
 #include <map>
@@ -57,6 +58,8 @@ class Materializer {
   Result<ctypes::CTypeRef> build(const Blob& blob, uint32_t id, int depth);
   Result<ctypes::CTypeRef> build_kind(const Blob& owner, const Record& r, int depth);
   Status fill_record(const Pending& p);
+  // Refuses records that hold themselves by value, or nest too deep, among those just filled.
+  Status check_nesting(const Blob& blob, const std::vector<ctypes::CTypeRef>& records);
   Slots& slots(const Blob& owner);
   void remember(const Blob& owner, uint32_t id, ctypes::CTypeRef type);
   Error error(const Blob& blob, uint32_t id, std::string what) const;
@@ -69,6 +72,7 @@ class Materializer {
   std::unordered_map<ctypes::CTypeRef, ctypes::CTypeRef> pointers_;
   std::map<std::pair<ctypes::CTypeRef, uint32_t>, ctypes::CTypeRef> arrays_;
   std::vector<Pending> pending_;
+  std::unordered_map<ctypes::CTypeRef, uint32_t> nesting_;  // a checked record's by-value depth
   std::vector<TypeId> made_this_call_;  // forgotten again if the call fails
   size_t materialized_ = 0;
 };

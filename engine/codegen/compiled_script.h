@@ -20,6 +20,10 @@
 //   kAsyncZeroMap            zero(@m):  { u64 id; u64 map }   (user space zeroes every value)
 //   kAsyncTime               time("fmt"): { u64 id; u64 format } (ProgramInfo::time_formats)
 //   kAsyncPrintValue         print(expr): { u64 id; u64 value_id; bytes... } (print_values)
+//   kAsyncNewPid             { u64 id; u64 pid }: the first user address of process `pid`
+//                            was taken (ustack, usym): user space reads its mappings now,
+//                            while it lives. `.pids` (pids_map), an LRU hash of the pids
+//                            announced, keeps this to once per process.
 // `map` above is the index into ProgramInfo::maps (user maps), never a kernel fd.
 // Every field is a u64 in native byte order; records are C structs (engine/base/layout.h).
 //
@@ -32,6 +36,13 @@
 //                                 is always exact (bpftrace 0.17 symbolizes the ip instead).
 //   USym (usym())                 { u64 ip; u64 pid }, as bpftrace writes it
 //   KSym (ksym())                 u64 ip
+//   KStack (kstack)               s64 stack id in the StackMapDef of its (mode, limit);
+//                                 negative: no stack (-EFAULT where there is none)
+//   UStack (ustack)               { u64 tid << 32 | (u32) stack id; u64 pid }: the first u64 is
+//                                 bpftrace 0.17's, so keys differ where its keys differ
+//
+// `.stacklost`, a one-entry array: its u64 counts the stacks bpf_get_stackid could not store
+// (-EEXIST: another stack holds the bucket; -ENOMEM: the map is full); reported at exit.
 //
 // `.lost` (lost_events_map), a one-entry array: its u64 counts the records a full buffer
 // refused (bpf_ringbuf_output or bpf_perf_event_output < 0); the runtime prints the growth as
@@ -66,6 +77,7 @@ inline constexpr uint64_t kAsyncClearMap = kAsyncBase + 2;
 inline constexpr uint64_t kAsyncZeroMap = kAsyncBase + 3;
 inline constexpr uint64_t kAsyncTime = kAsyncBase + 4;
 inline constexpr uint64_t kAsyncPrintValue = kAsyncBase + 5;
+inline constexpr uint64_t kAsyncNewPid = kAsyncBase + 6;
 
 // A kernel map to create before loading. Its index in CompiledScript::maps is the
 // bpf::MapHandle id the programs use.
@@ -93,6 +105,13 @@ struct CompiledProgram {
   std::string description;          // for errors: "uprobe:/tmp/fun:foo (script.bt:1)"
 };
 
+// A BPF_MAP_TYPE_STACK_TRACE map: one per (mode, limit), as bpftrace has them.
+struct StackMapDef {
+  StackMode mode = StackMode::Bpftrace;
+  uint16_t limit = 0;
+  uint32_t map = 0;  // index into CompiledScript::maps
+};
+
 // A value printed by print(expr): its type, for output.
 struct PrintValue {
   Type type;
@@ -115,6 +134,9 @@ struct CompiledScript {
   int lost_events_map = -1;         // index into maps, or -1 when no program counts lost records
   int scratch_map = -1;             // index into maps, or -1 when no record needed it
   int failed_updates_map = -1;      // index into maps, or -1 when no program updates a map
+  std::vector<StackMapDef> stack_maps;
+  int stack_lost_map = -1;          // index into maps, or -1 when no program takes a stack
+  int pids_map = -1;                // index into maps, or -1 when no program takes user addresses
 };
 
 // A map or program name the kernel accepts (BPF_OBJ_NAME_LEN 16, [A-Za-z0-9_.]): "@start"

@@ -9,6 +9,7 @@
 //   gen_usdt.cpp      USDT arguments from their specs
 //   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
 //                     zero, exit, str
+//   gen_stacks.cpp    kstack, ustack, ksym, usym, kaddr, uaddr
 //
 // Integers live in 64-bit registers, already extended by their type (signed: sign-extended,
 // unsigned: zero-extended), so a 64-bit operation is always right.
@@ -85,6 +86,11 @@ class ScriptState {
   uint32_t scratch_map(uint32_t size);      // grown to the largest record
   uint32_t zero_map(uint32_t size);         // an all-zero value, grown to the largest need
   uint64_t add_print_value(const Type& type);
+  // gen_stacks.cpp: the stack-trace map of one (mode, limit), the count of stacks the maps
+  // refused, and the set of processes already announced to user space.
+  uint32_t stack_map(StackMode mode, uint16_t limit);
+  uint32_t stack_lost_map();
+  uint32_t pids_map();
 
  private:
   const lang::CheckedProgram& program_;
@@ -231,9 +237,19 @@ class ProgramGen {
   void time_call(const lang::Expr& e);
   void exit_call(const lang::Expr& e);
   // count_loss: a ring buffer's refused record adds 1 to `.lost` (compiled_script.h).
-  void output_event(Place record, uint32_t size, bool count_loss = true);
+  // ringbuf_flags: BPF_RB_FORCE_WAKEUP for a record user space must act on at once.
+  void output_event(Place record, uint32_t size, bool count_loss = true, int32_t ringbuf_flags = 0);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);
   void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user);
+
+  // --- gen_stacks.cpp
+  void stack_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void usym_into(const lang::Expr& e, uint32_t slot, Place dst);
+  IntVal ksym_int(const lang::Expr& e);
+  IntVal address_int(const lang::Expr& e);
+  // Tells user space about the current process the first time one of its user addresses
+  // is taken (kAsyncNewPid); `tgid_slot` holds its id.
+  void announce_process(int32_t tgid_slot);
 
   ScriptState& script_;
   const lang::ProbeBlock& block_;

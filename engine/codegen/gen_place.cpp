@@ -1,4 +1,4 @@
-// Aggregates (strings, tuples, user symbols) written to memory: record fields, map keys and
+// Aggregates (strings, tuples, stacks, user symbols) written to memory: record fields, map keys and
 // values, scratch variables. Copies and zeroing go in the widest chunks the alignment of both
 // sides allows (the verifier checks stack alignment strictly).
 //

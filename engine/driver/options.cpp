@@ -66,7 +66,8 @@ struct Parser {
       case 'f':
         if (value == "text") opt.format = OutputFormat::Text;
         else if (value == "json") opt.format = OutputFormat::Json;
-        else return usage_error("unknown output format '" + value + "' for -f", "use -f text or -f json");
+        else if (value == "folded") opt.format = OutputFormat::Text, opt.folded = true;
+        else return usage_error("unknown output format '" + value + "' for -f", "use -f text, -f json or -f folded");
         return {};
       case 'q': opt.quiet = true; return {};
       case 'v': opt.verbose = true; return {};
@@ -129,6 +130,16 @@ struct Parser {
                            "the kernel's limit for a kretprobe's maxactive is " +
                                std::to_string(sys::DynamicEvent::kMaxActiveLimit));
       opt.kretprobe_maxactive = uint32_t(v);
+      return {};
+    }
+    if (name == "symbol-cache-mb") {
+      if (Status s = need_value(); !s) return s;
+      char* end = nullptr;
+      errno = 0;
+      unsigned long v = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || value[0] == '-' || *end || errno || v < 1 || v > 1024 * 1024)
+        return usage_error("--symbol-cache-mb needs a number of MiB from 1 to 1048576, not '" + value + "'");
+      opt.symbol_cache_mb = v;
       return {};
     }
     if (name == "event-buffer") {
@@ -274,7 +285,10 @@ std::string usage_text() {
          "  -p PID               trace only process PID with uprobes/usdt; stop when it exits\n"
          "  -o FILE              write the output to FILE\n"
          "  -q                   quiet: no \"Attaching N probes...\" line\n"
-         "  -f text|json         output format (json: bpftrace's NDJSON records)\n"
+         "  -f text|json|folded  output format (json: bpftrace's NDJSON records; folded: maps keyed by\n"
+         "                       stacks as flame graph input, one 'frame;frame;frame count' line each)\n"
+         "  --symbol-cache-mb=N  memory for user symbol tables, whole files dropped least recently used\n"
+         "                       first (default 64, or $RAWPROBE_SYMBOL_CACHE_MB)\n"
          "  -d                   same as --dump=bpf\n"
          "  --dump=KIND          print, then stop without attaching (like bpftrace -d):\n"
          "                       ast, bpf (generated BPF with source lines), xlated (the\n"

@@ -38,6 +38,8 @@ struct Options {
   std::string output_file;    // -o
   bool quiet = false;         // -q
   OutputFormat format = OutputFormat::Text;
+  bool folded = false;        // -f folded: text, with stack-keyed maps as folded lines
+  size_t symbol_cache_mb = 0; // --symbol-cache-mb; 0: $RAWPROBE_SYMBOL_CACHE_MB or the default
   std::vector<DumpKind> dumps;  // -d (bpf) and --dump=KIND, each once, in order given
   std::string list_pattern;   // -l [PATTERN]
   bool verbose = false;       // -v (with -l: -lv)

@@ -23,6 +23,7 @@
 #include "engine/runtime/cpus.h"
 #include "engine/runtime/dispatcher.h"
 #include "engine/runtime/failed_updates.h"
+#include "engine/runtime/symbol_budget.h"
 #include "engine/runtime/event_loop.h"
 #include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
@@ -189,6 +190,9 @@ int run_script(Options& options) {
 
   Result<runtime::ScriptMaps> maps = runtime::ScriptMaps::create(script, checked.info, *ncpus);
   if (!maps) return fail(maps.error());
+  Result<size_t> symbol_budget = runtime::symbol_budget_bytes(options.symbol_cache_mb);
+  if (!symbol_budget) return fail(symbol_budget.error());
+  maps->enable_symbols(*symbol_budget, options.folded);
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
   if (!loaded) return fail(loaded.error());
 
@@ -262,6 +266,11 @@ int run_script(Options& options) {
   if (!failed) return fail(failed.error());
   for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
   for (const std::string& p : dispatcher->problems()) std::fprintf(stderr, "rawprobe: %s\n", p.c_str());
+  if (options.verbose && maps->symbols()) {
+    const symbols::SymbolCacheStats& st = maps->symbols()->user_symbols().stats();
+    std::fprintf(stderr, "rawprobe: user symbol tables: %zu loaded, %zu evicted, peak %zu bytes of a %zu-byte budget\n",
+                 st.loads, st.evictions, st.peak_bytes, maps->symbols()->user_symbols().budget());
+  }
   if (!drained) return fail(drained.error());
   if (!printed) return fail(printed.error());
   if (!flushed) return fail(flushed.error());

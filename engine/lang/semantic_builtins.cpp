@@ -77,6 +77,11 @@ void Checker::note_builtin(BuiltinId id) {
 }
 
 void Checker::builtin(Expr& e) {
+  // `kstack` and `ustack` without parentheses are the calls with no arguments.
+  if (e.name == "kstack" || e.name == "ustack") {
+    e.kind = ExprKind::Call;
+    return call(e, Use::Value);
+  }
   uint32_t index;
   if (parse_arg_index(e.name, index)) {
     e.builtin = BuiltinId::Arg;

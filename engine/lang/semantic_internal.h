@@ -88,8 +88,10 @@ class Checker {
   void call_lhist(Expr& e);
   void call_str(Expr& e);
   void call_time(Expr& e);
+  // stacks and symbols (semantic_stacks.cpp)
   void call_stack(Expr& e);
   void call_symbol(Expr& e);
+  void call_address(Expr& e);
   // The call's argument count is within its row's arity; reports it otherwise.
   bool arg_count(Expr& e);
   using CheckHook = void (Checker::*)(Expr&);

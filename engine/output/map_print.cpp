@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/output/folded_print.h"
 #include "engine/output/hist_format.h"
 #include "engine/output/json_escape.h"
 #include "engine/base/layout.h"
@@ -276,6 +277,16 @@ void MapPrinter::print(std::string& out, OutputFormat format, uint32_t top, uint
     if (keyed) out += '{';
   }
   std::string key_text;
+  bool folded = map_.folded && !json &&
+                (map_.value.kind == TypeKind::Count || map_.value.kind == TypeKind::Sum ||
+                 map_.value.kind == TypeKind::Integer);
+  for (size_t n = skip; n < order.size() && folded; n++) {
+    append_folded_key(out, map_.key, key_layout_.offsets, map_.stack_parts, entries_.key(order[n]));
+    out += ' ';
+    append_entry_value(out, format, order[n], shown_div);
+    out += '\n';
+  }
+  if (folded) return;
   for (size_t n = skip; n < order.size(); n++) {
     uint32_t i = order[n];
     if (n > skip) out += json ? ", " : "\n";

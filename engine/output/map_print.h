@@ -31,6 +31,10 @@ struct MapDesc {
   Type value;                  // Integer, String, Tuple, or Count/Sum/Min/Max/Avg/Stats/Hist/LHist
   uint32_t ncpus = 1;          // per-CPU maps: the number of possible CPUs
   LHistParams lhist;           // LHist: the map's buckets (MapLayout::lhist)
+  // Keyed by a stack printed folded: one "frame;frame;frame value" line per entry, for
+  // flame graphs (folded_print.h); the key parts are already folded text.
+  bool folded = false;
+  std::vector<bool> stack_parts;  // folded: which key parts are stacks
 };
 
 uint32_t map_key_size(const MapDesc& map);    // 0 for scalar maps

@@ -13,11 +13,17 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// `probe` and `func` are point ids that the runtime turns into their text before formatting
-// (runtime/point_text.h), so %s takes them; bpftrace 0.17 calls them strings in its messages
+// `probe` and `func` are point ids, and stacks and symbols addresses, that the runtime turns
+// into their text before formatting (runtime/point_text.h), so %s takes them; bpftrace 0.17 calls them strings in its messages
 // too ("%d specifier expects a value of type integer (string supplied)").
 bool prints_as_string(const Type& t) {
-  return t.is_string() || t.kind == TypeKind::Probe || t.kind == TypeKind::Func;
+  switch (t.kind) {
+    case TypeKind::String: case TypeKind::Probe: case TypeKind::Func:
+    case TypeKind::UStack: case TypeKind::KStack: case TypeKind::USym: case TypeKind::KSym:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // Length of the token that bpftrace's regex matches at `p` (fmt[p] == '%'), or 0.

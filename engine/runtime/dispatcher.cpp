@@ -9,6 +9,12 @@
 namespace rawprobe::runtime {
 namespace {
 
+bool has_symbols(const std::vector<Type>& types) {
+  for (const Type& t : types)
+    if (StackText::handles(t) || (t.kind == TypeKind::Tuple && has_symbols(t.fields))) return true;
+  return false;
+}
+
 uint64_t field(const uint8_t* record, size_t len, size_t index) {
   uint64_t v = 0;
   if ((index + 1) * 8 <= len) std::memcpy(&v, record + index * 8, 8);
@@ -21,6 +27,7 @@ Result<EventDispatcher> EventDispatcher::make(const lang::ProgramInfo& info,
                                               const codegen::CompiledScript& script,
                                               const ScriptMaps& maps, Output& out) {
   EventDispatcher d(info, script, maps, out);
+  d.text_.set_symbols(maps.symbols());
   for (const lang::PrintfInfo& p : info.printfs) {
     std::vector<Type> types;
     for (const lang::PrintfArg& a : p.args) types.push_back(a.type);
@@ -42,6 +49,10 @@ std::span<const uint8_t> EventDispatcher::as_text(const std::vector<Type>& types
   size_t size = layout_of(types).size;
   raw_.assign(size, 0);
   std::memcpy(raw_.data(), data, std::min(size, len));
+  // Stacks and symbols in printf and print() are indented by 8, as bpftrace's.
+  text_.set_style(StackStyle{8, false});
+  text_.reset_width();
+  text_.fit(types, raw_.data());
   text_bytes_.resize(layout_of(text_.text_types(types)).size);
   text_.write_text(types, raw_.data(), text_bytes_.data());
   return text_bytes_;
@@ -76,7 +87,11 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
     const std::vector<Type>& ids = printf_ids_[id];
     if (ids.empty()) return out_->printf_event(printfs_[id], record + kEventHeaderSize, len - kEventHeaderSize);
     std::span<const uint8_t> args = as_text(ids, record + kEventHeaderSize, len - kEventHeaderSize);
-    out_->printf_event(printfs_[id], args.data(), args.size());
+    if (!has_symbols(ids)) return out_->printf_event(printfs_[id], args.data(), args.size());
+    // The strings of stacks and symbols are as wide as this event's texts.
+    Result<PrintfFormatter> f = PrintfFormatter::make(info_->printfs[id].format, text_.text_types(ids));
+    if (!f) return problem(f.error().message());
+    out_->printf_event(*f, args.data(), args.size());
     return;
   }
   switch (id) {
@@ -114,9 +129,13 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
       const Type& type = script_->print_values[value].type;
       if (len < 16 + type_size(type)) return problem("print() record shorter than its value");
       if (!PointText::has_ids(type)) return out_->value(type, record + 16);
-      out_->value(text_.text_type(type), as_text({type}, record + 16, len - 16).data());
+      std::span<const uint8_t> text = as_text({type}, record + 16, len - 16);
+      out_->value(text_.text_type(type), text.data());
       return;
     }
+    case codegen::kAsyncNewPid:
+      if (StackText* symbols = maps_->symbols()) symbols->note_pid(static_cast<uint32_t>(field(record, len, 1)));
+      return;
     default:
       problem("event with unknown id " + std::to_string(id));
   }

@@ -7,6 +7,15 @@ namespace rawprobe::runtime {
 Result<std::vector<std::string>> failed_update_warnings(const codegen::CompiledScript& script,
                                                         const lang::ProgramInfo& info, const ScriptMaps& maps) {
   std::vector<std::string> lines;
+  if (script.stack_lost_map >= 0) {
+    uint64_t lost = 0;
+    uint32_t key = 0;
+    if (Result<bool> found = sys::map_lookup(maps.fd(size_t(script.stack_lost_map)), &key, &lost); found && *found && lost)
+      lines.push_back("WARNING: " + std::to_string(lost) + " stack" + (lost == 1 ? "" : "s") +
+                      " could not be stored: the stack map is full (" +
+                      std::to_string(script.maps[script.stack_maps.front().map].max_entries) +
+                      " stacks) or two stacks fell in one bucket (bpf_get_stackid: ENOMEM, EEXIST)");
+  }
   if (script.failed_updates_map < 0) return lines;
   const codegen::MapDef& def = script.maps[size_t(script.failed_updates_map)];
   std::vector<uint64_t> counts(def.value_size / 8, 0);

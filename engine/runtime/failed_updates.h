@@ -14,6 +14,7 @@ namespace rawprobe::runtime {
 
 // One line per user map with failed updates, in bpftrace's exit order (by name):
 //   WARNING: Failed to map_update_elem 904 times for @m, which holds at most 4096 keys
+// and first, the stacks bpf_get_stackid could not store (`.stacklost`).
 Result<std::vector<std::string>> failed_update_warnings(const codegen::CompiledScript& script,
                                                         const lang::ProgramInfo& info, const ScriptMaps& maps);
 

@@ -8,7 +8,8 @@
 namespace rawprobe::runtime {
 namespace {
 
-bool is_id(const Type& t) { return t.kind == TypeKind::Probe || t.kind == TypeKind::Func; }
+bool is_point(const Type& t) { return t.kind == TypeKind::Probe || t.kind == TypeKind::Func; }
+bool is_id(const Type& t) { return is_point(t) || StackText::handles(t); }
 
 }  // namespace
 
@@ -27,7 +28,30 @@ bool PointText::has_ids(const std::vector<Type>& types) {
   return std::any_of(types.begin(), types.end(), [](const Type& t) { return has_ids(t); });
 }
 
+bool PointText::has_points(const std::vector<Type>& types) {
+  for (const Type& t : types)
+    if (is_point(t) || (t.kind == TypeKind::Tuple && has_points(t.fields))) return true;
+  return false;
+}
+
+void PointText::reset_width() {
+  symbol_bytes_ = 1;
+  if (symbols_) symbols_->forget_texts();
+}
+
+void PointText::fit(const std::vector<Type>& types, const uint8_t* from) {
+  StructLayout in = layout_of(types);
+  for (size_t i = 0; i < types.size(); ++i) fit(types[i], from + in.offsets[i]);
+}
+
+void PointText::fit(const Type& type, const uint8_t* from) {
+  if (type.kind == TypeKind::Tuple) return fit(type.fields, from);
+  if (!symbols_ || !StackText::handles(type)) return;
+  symbol_bytes_ = std::max(symbol_bytes_, uint32_t(symbols_->text(type, from, style_).size() + 1));
+}
+
 Type PointText::text_type(const Type& type) const {
+  if (StackText::handles(type)) return Type::string(symbol_bytes_);
   if (type.kind == TypeKind::Probe) return Type::string(probe_bytes_);
   if (type.kind == TypeKind::Func) return Type::string(func_bytes_);
   if (type.kind == TypeKind::Tuple && has_ids(type.fields)) return tuple_of(text_types(type.fields));
@@ -53,6 +77,13 @@ void PointText::write_text(const Type& type, const uint8_t* from, uint8_t* to) c
   if (type.kind == TypeKind::Tuple && has_ids(type.fields)) return write_text(type.fields, from, to);
   if (!is_id(type)) {
     std::memcpy(to, from, type_size(type));
+    return;
+  }
+  if (StackText::handles(type)) {
+    std::memset(to, 0, symbol_bytes_);
+    if (!symbols_) return;
+    const std::string& text = symbols_->text(type, from, style_);
+    std::memcpy(to, text.data(), std::min<size_t>(text.size(), symbol_bytes_ - 1));
     return;
   }
   uint64_t id;

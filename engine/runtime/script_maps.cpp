@@ -7,6 +7,7 @@
 
 #include "engine/base/layout.h"
 #include "engine/output/map_merge.h"
+#include "engine/runtime/stack_text.h"
 #include "engine/sys/bpf_map.h"
 
 namespace rawprobe::runtime {
@@ -56,6 +57,7 @@ Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
     desc.lhist = m.layout.lhist;
     maps.descs_.push_back(std::move(desc));
   }
+  maps.text_descs_ = maps.descs_;
   return maps;
 }
 
@@ -89,42 +91,92 @@ Result<std::vector<std::vector<uint8_t>>> ScriptMaps::keys_of(int kernel_map) co
   return keys;
 }
 
+void ScriptMaps::enable_symbols(size_t budget_bytes, bool folded) {
+  symbols_ = std::make_unique<StackText>(*script_, fds_, budget_bytes);
+  text_.set_symbols(symbols_.get());
+  folded_ = folded;
+}
+
+namespace {
+
+bool has_stack(const std::vector<Type>& types) {
+  for (const Type& t : types)
+    if (t.kind == TypeKind::UStack || t.kind == TypeKind::KStack || (t.kind == TypeKind::Tuple && has_stack(t.fields)))
+      return true;
+  return false;
+}
+
+}  // namespace
+
 Result<MapEntries> ScriptMaps::read(size_t user_map) const {
-  const MapDesc& desc = descs_[user_map];
+  const lang::MapInfo& m = info_->maps[user_map];
   int k = kernel_of_user_[user_map];
+  bool text_key = text_keys_[user_map], text_value = text_values_[user_map];
+  const codegen::MapDef* def = k < 0 ? nullptr : &script_->maps[size_t(k)];
+  uint32_t kernel_value = def ? lookup_value_size(*def, ncpus_) : 0;
+  // The kernel's entries first: stack and symbol strings are as wide as the longest text.
+  std::vector<std::vector<uint8_t>> kernel_keys, kernel_values;
+  if (def) {
+    Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
+    if (!keys) return keys.error();
+    std::vector<uint8_t> value(kernel_value);
+    for (std::vector<uint8_t>& key : *keys) {
+      Result<bool> found = sys::map_lookup(fds_[size_t(k)], key.data(), value.data());
+      if (!found) return found.error();
+      if (!*found) continue;  // deleted since we listed it
+      kernel_keys.push_back(std::move(key));
+      kernel_values.push_back(value);
+    }
+  }
+  // Keys print with 4 spaces before each frame, values with 8, as bpftrace's; folded output
+  // folds the stacks of keys.
+  StackStyle key_style{4, folded_ && has_stack(m.key)}, value_style{8, false};
+  if (text_key || text_value) {
+    text_.reset_width();
+    for (size_t i = 0; i < kernel_keys.size(); ++i) {
+      text_.set_style(key_style);
+      if (text_key) text_.fit(m.key, kernel_keys[i].data());
+      text_.set_style(value_style);
+      if (text_value) text_.fit(m.value, kernel_values[i].data());
+    }
+  }
+  MapDesc& desc = text_descs_[user_map];
+  desc = descs_[user_map];
+  desc.key = text_.text_types(m.key);
+  desc.value = text_.text_type(m.value);
+  desc.folded = key_style.folded;
+  desc.stack_parts.clear();
+  for (const Type& t : m.key) desc.stack_parts.push_back(has_stack({t}));
   uint32_t key_size = map_key_size(desc);
   uint32_t value_size = map_value_size(desc);
   MapEntries entries(key_size, value_size);
-  if (k < 0) return entries;
-  const codegen::MapDef& def = script_->maps[size_t(k)];
-  uint32_t kernel_value = lookup_value_size(def, ncpus_);
-  bool text_key = text_keys_[user_map], text_value = text_values_[user_map];
+  if (!def) return entries;
   if (!text_value && kernel_value < value_size)
     return make_error("read map", desc.name,
                       "the kernel map holds " + std::to_string(kernel_value) +
                           " value bytes but printing needs " + std::to_string(value_size));
-  if (!text_key && def.key_size < key_size)
+  if (!text_key && def->key_size < key_size)
     return make_error("read map", desc.name, "its kernel keys are shorter than its key type");
-  Result<std::vector<std::vector<uint8_t>>> keys = keys_of(k);
-  if (!keys) return keys.error();
-  const lang::MapInfo& m = info_->maps[user_map];
-  std::vector<uint8_t> value(kernel_value), key(key_size), value_text(text_value ? value_size : 0);
-  entries.reserve(keys->size());
-  for (const std::vector<uint8_t>& kernel_key : *keys) {
-    Result<bool> found = sys::map_lookup(fds_[size_t(k)], kernel_key.data(), value.data());
-    if (!found) return found.error();
-    if (!*found) continue;  // deleted since we listed it
-    const uint8_t* key_bytes = kernel_key.data();
+  std::vector<uint8_t> key(key_size), value_text(text_value ? value_size : 0);
+  entries.reserve(kernel_keys.size());
+  for (size_t i = 0; i < kernel_keys.size(); ++i) {
+    const uint8_t* key_bytes = kernel_keys[i].data();
     if (text_key) {
-      text_.write_text(m.key, kernel_key.data(), key.data());
+      text_.set_style(key_style);
+      text_.write_text(m.key, kernel_keys[i].data(), key.data());
       key_bytes = key.data();
     }
     // A value holding point ids is a plain value (an assignment), never per-CPU: one slot.
-    if (text_value) text_.write_text(m.value, value.data(), value_text.data());
-    entries.add(desc.key.empty() ? nullptr : key_bytes, text_value ? value_text.data() : value.data());
+    if (text_value) {
+      text_.set_style(value_style);
+      text_.write_text(m.value, kernel_values[i].data(), value_text.data());
+    }
+    entries.add(desc.key.empty() ? nullptr : key_bytes, text_value ? value_text.data() : kernel_values[i].data());
   }
-  // Two points with one name are two kernel keys but one printed key (map_merge.h).
-  if (text_key) return merge_equal_keys(desc, entries);
+  // Two points with one name are two kernel keys but one printed key (map_merge.h); two
+  // stacks that print alike stay two entries, as in bpftrace, except folded, where a line
+  // per stack is the format.
+  if (PointText::has_points(m.key) || desc.folded) return merge_equal_keys(desc, entries);
   return entries;
 }
 

@@ -5,6 +5,7 @@
 // generator writes them that way and output decodes them that way.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/base/result.h"
@@ -30,8 +31,13 @@ class ScriptMaps {
   // The user maps in bpftrace's exit order (by name).
   std::vector<size_t> user_maps_by_name() const;
 
+  // Prints stacks and symbols through a symbolizer whose symbol tables stay within
+  // `budget_bytes`; `folded`: maps keyed by a stack print as folded lines (stack_text.h).
+  void enable_symbols(size_t budget_bytes, bool folded);
+  StackText* symbols() const { return symbols_.get(); }
+
   // How output must decode user map `user_map`.
-  const MapDesc& desc(size_t user_map) const { return descs_[user_map]; }
+  const MapDesc& desc(size_t user_map) const { return text_descs_[user_map]; }  // as last read()
   // Every entry of user map `user_map`.
   Result<MapEntries> read(size_t user_map) const;
   // clear(@m): deletes every key (a map without keys is zeroed, as bpftrace does).
@@ -49,7 +55,12 @@ class ScriptMaps {
   std::vector<int> fds_;
   std::vector<int> kernel_of_user_;   // user map -> index into script maps, -1 when none
   std::vector<MapDesc> descs_;
-  PointText text_;
+  // read() sizes stack and symbol strings to the entries it reads: the text and the
+  // descriptions change with every read.
+  mutable PointText text_;
+  mutable std::vector<MapDesc> text_descs_;
+  std::unique_ptr<StackText> symbols_;
+  bool folded_ = false;
   std::vector<bool> text_keys_;       // user map -> its key holds point ids, printed as text
   std::vector<bool> text_values_;     // user map -> its value does
 };

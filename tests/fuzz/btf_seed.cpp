@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
     const char* name;
     size_t cap;
   };
-  for (Root root : {Root{ctypes::CKind::Struct, "list_head", 50}, Root{ctypes::CKind::Struct, "file", 300},
-                    Root{ctypes::CKind::Struct, "task_struct", 600}, Root{ctypes::CKind::Function, "vfs_read", 200},
+  for (Root root : {Root{ctypes::CKind::Struct, "list_head", 50}, Root{ctypes::CKind::Struct, "file", 150},
+                    Root{ctypes::CKind::Struct, "task_struct", 250}, Root{ctypes::CKind::Function, "vfs_read", 100},
                     Root{ctypes::CKind::Enum, "bpf_cmd", 10}, Root{ctypes::CKind::Typedef, "u64", 10}}) {
     std::optional<uint32_t> id = names.find(root.tag, root.name);
     if (!id) continue;
@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
       });
     }
     Writer base_writer(1, 0, true);
-    std::vector<Key> base_types = reach(**vmlinux, base_roots, 400);
+    std::vector<Key> base_types = reach(**vmlinux, base_roots, 200);
     std::string base = slice(base_types, base_writer);
     Writer module_writer(static_cast<uint32_t>(base_types.size()) + 1, base_writer.string_end(), false);
     module_writer.adopt(base_writer.ids());

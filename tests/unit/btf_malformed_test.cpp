@@ -179,3 +179,24 @@ TEST_CASE("btf malformed: a type loop is an error, and the reader stays usable")
   REQUIRE(good);
   CHECK(good->members.at(0).type->name == "int");
 }
+
+TEST_CASE("btf malformed: a struct that holds itself by value") {
+  BtfBuilder b;
+  uint32_t i = b.add_int("int", 4, BTF_INT_SIGNED);
+  uint32_t a = b.last_id() + 1, inner = b.last_id() + 2;
+  b.add_record(BTF_KIND_STRUCT, "outer_a", 8, {{"x", i, 0}, {"b", inner, 32}});  // id a
+  uint32_t arr = b.last_id() + 2;
+  b.add_record(BTF_KIND_STRUCT, "inner_b", 4, {{"", arr, 0}});                  // id inner
+  b.add_array(a, i, 1);                                                         // id arr
+  b.add_record(BTF_KIND_STRUCT, "self", 4, {{"", b.last_id() + 1, 0}});
+  b.add_record(BTF_KIND_STRUCT, "fine", 4, {{"x", i, 0}});
+  Result<btf::KernelTypes> kt = btf::KernelTypes::from_blobs({"cycles", b.blob()}, {});
+  REQUIRE(kt.ok());
+  for (const char* name : {"outer_a", "inner_b", "self"}) {
+    CAPTURE(name);
+    Result<ctypes::CTypeRef> t = kt->lookup(CKind::Struct, name);
+    REQUIRE_FALSE(t.ok());
+    CHECK(has(t.error().message(), "contains itself by value"));
+  }
+  CHECK(kt->find(CKind::Struct, "fine"));
+}

@@ -110,7 +110,7 @@ TEST_CASE("bad usage names the option and what to write instead") {
   CHECK(error_of({"-e"}).find("-e needs a value") != std::string::npos);
   CHECK(error_of({"-p", "abc", "-e", "BEGIN {}"}).find("-p needs a process id") != std::string::npos);
   CHECK(error_of({"-p", "0", "-e", "BEGIN {}"}).find("-p needs a process id") != std::string::npos);
-  CHECK(error_of({"-f", "xml", "-e", "BEGIN {}"}).find("use -f text or -f json") != std::string::npos);
+  CHECK(error_of({"-f", "xml", "-e", "BEGIN {}"}).find("use -f text, -f json or -f folded") != std::string::npos);
   CHECK(error_of({"--dump=llvm", "-e", "BEGIN {}"}).find("unknown dump 'llvm'") != std::string::npos);
   CHECK(error_of({"--attach-mode=fast", "-e", "BEGIN {}"}).find("unknown attach mode 'fast'") != std::string::npos);
   CHECK(error_of({"-e", "a", "-e", "b"}).find("more than one program") != std::string::npos);

@@ -168,7 +168,7 @@ TEST_CASE("codegen: user maps are defined as engine/output decodes them") {
     if (def.user_map < 0) continue;
     const lang::MapInfo& m = info.maps[def.user_map];
     CAPTURE(m.name);
-    MapDesc desc{m.name, m.key, m.value, 1, {0, 50, 5}};
+    MapDesc desc{m.name, m.key, m.value, 1, {0, 50, 5}, false, {}};
     // Keys: output's C-struct layout (lang's packed offsets may differ); keyless: one u64,
     // except a count() without keys: a one-entry per-CPU array (u32 index), as bpftrace's.
     bool counter = m.key.empty() && m.value.kind == TypeKind::Count;

@@ -35,7 +35,7 @@ TEST_CASE("map keys: bytes at ProgramInfo's key offsets print as output decodes 
   REQUIRE(m.key.size() == 5);
   REQUIRE(m.layout.key.offsets.size() == m.key.size());
 
-  MapDesc desc{m.name, m.key, m.value, 1, {}};
+  MapDesc desc{m.name, m.key, m.value, 1, {}, false, {}};
   CHECK(map_key_size(desc) == m.layout.key.size);
 
   // The key as code generation builds it, and each part printed on its own.

@@ -206,6 +206,15 @@ TEST_CASE("semantic and syntax errors match bpftrace's position and message") {
       R"(uprobe:/bin/sh:main { printf("%s\n", (probe, 1)); exit(); })",
       R"(tracepoint:syscalls:sys_enter_read { printf("%s\n", func); exit(); })",
       R"(usdt:/bin/sh:x:y { printf("%s\n", func); exit(); })",
+      // Stacks and symbols: modes, limits, argument kinds; they are strings to printf.
+      R"(BEGIN { $x = kstack(2000); exit(); })",
+      R"(BEGIN { $x = ustack("x"); exit(); })",
+      R"(BEGIN { $x = kstack(1, 2); exit(); })",
+      R"(BEGIN { $x = kstack(perf, 2, 3); exit(); })",
+      R"(BEGIN { $x = kstack(perf, pid); exit(); })",
+      R"(BEGIN { $x = ksym("a"); exit(); })",
+      R"(BEGIN { printf("%d\n", kstack); exit(); })",
+      R"(BEGIN { printf("%d\n", usym(1)); exit(); })",
   };
   std::regex line_re(R"(stdin:(\d+):(\d+)(-\d+)?: ERROR: (.*))");
   for (const std::string& s : scripts) {
