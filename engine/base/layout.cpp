@@ -12,6 +12,9 @@ uint32_t type_align(const Type& type) {
   switch (type.kind) {
     case TypeKind::Integer:
       return std::clamp<uint32_t>(type.size, 1, 8);
+    case TypeKind::Record:
+    case TypeKind::Array:
+      return type.size >= 8 ? 8 : 1;  // copied in chunks that fit either alignment
     case TypeKind::String:
     case TypeKind::Buffer:
     case TypeKind::BufferHex:

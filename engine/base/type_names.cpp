@@ -35,6 +35,9 @@ std::string type_name(const Type& t) {
     case TypeKind::MacAddr: return "mac_address";
     case TypeKind::CgroupPath: return "cgroup_path";
     case TypeKind::BufferHex: return "buffer[" + std::to_string(t.size) + "]";
+    case TypeKind::Pointer:
+    case TypeKind::Record:
+    case TypeKind::Array: return t.c_name;
   }
   return "?";
 }

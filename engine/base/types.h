@@ -9,6 +9,9 @@
 
 namespace rawprobe {
 
+namespace ctypes {
+struct CType;  // engine/ctypes/ctype.h: the C type a pointer, record or array value has
+}
 // How a kstack/ustack prints (bpftrace's modes; raw is ours: bare hex addresses).
 enum class StackMode : uint8_t { Bpftrace, Perf, Raw };
 
@@ -29,6 +32,10 @@ enum class TypeKind : uint8_t {
   // space (engine/runtime/value_text.h says each one's bytes and text).
   Username, Strerror, Inet, MacAddr, CgroupPath,
   BufferHex,  // a Buffer printed by printf's %rx: every byte as \xNN
+  // C values read from the traced program's or the kernel's memory (engine/ctypes):
+  Pointer,   // an address (size 8 in a register); ctype: the C pointer type
+  Record,    // a struct or union in memory; ctype: the struct or union; size: its size
+  Array,     // a C array (other than char[N], which is a String); ctype: the array
 };
 
 struct Type {
@@ -36,6 +43,12 @@ struct Type {
   uint32_t size = 0;        // bytes the value occupies
   bool is_signed = false;   // Integer, Sum, Min, Max, Avg: signedness of the values
   std::vector<Type> fields; // Tuple: its fields in order
+  // Pointer, Record, Array: the C type, its spelling for messages ("struct task_struct *"),
+  // and whether the memory it refers to is the traced process's (read with
+  // bpf_probe_read_user) or the kernel's.
+  const ctypes::CType* ctype = nullptr;
+  std::string c_name = {};
+  bool user_memory = false;
   // UStack, KStack: the mode and the most frames kept (each pair is its own stack map).
   StackMode stack_mode = StackMode::Bpftrace;
   uint16_t stack_limit = 0;
@@ -50,6 +63,11 @@ struct Type {
   // `@c == 3` for a count map with "Type mismatch for '=='", and so do we.
   bool is_integer() const { return kind == TypeKind::Integer; }
   bool is_string() const { return kind == TypeKind::String; }
+  bool is_pointer() const { return kind == TypeKind::Pointer; }
+  // Held in a register as 64 bits: integers and pointers.
+  bool is_scalar() const { return kind == TypeKind::Integer || kind == TypeKind::Pointer; }
+  // Lives in traced memory, read when stored or printed: structs, unions and arrays.
+  bool in_memory() const { return kind == TypeKind::Record || kind == TypeKind::Array; }
   bool operator==(const Type&) const = default;
 };
 

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "engine/codegen/gen.h"
+#include "engine/codegen/tracepoint_layouts.h"
 
 namespace rawprobe::codegen {
 
@@ -183,6 +184,7 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
         programs.push_back(group);
       else
         for (size_t i : group) programs.push_back({i});
+      programs = split_by_layout(programs, points, args_fields_used(blocks[b]));
       for (const std::vector<size_t>& serves : programs) {
         CompiledProgram prog;
         prog.block = b;

@@ -222,6 +222,14 @@ class ProgramGen {
   IntVal cookie();
   const arch::Table& arch_table(lang::Span span);
 
+  // --- gen_memory.cpp
+  bool reads_memory(const lang::Expr& e);            // *p, p->f, r.f, p[i]
+  IntVal address_of(const lang::Expr& e, bool& user); // where a C value lies; user: its space
+  IntVal base_address(const lang::Expr& base, bool& user);
+  IntVal offset_by(IntVal base, int64_t offset);
+  IntVal memory_int(const lang::Expr& e);            // an integer or pointer read from memory
+  void memory_into(const lang::Expr& e, uint32_t slot, Place dst);  // a struct, array or char[]
+
   // --- gen_usdt.cpp
   IntVal usdt_arg(const lang::Expr& e);
   void usdt_arg_into(const probes::AttachPoint& point, uint32_t index, lang::Span span, Temp dst);

@@ -16,6 +16,7 @@
 //                    the program serves one point, else first id + bpf_get_attach_cookie()
 //                    (the point's index); user space prints the point's name or function
 #include "engine/codegen/gen.h"
+#include "engine/codegen/tracepoint_layouts.h"
 
 namespace rawprobe::codegen {
 
@@ -183,7 +184,7 @@ IntVal ProgramGen::field_int(const Expr& e) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
   uint32_t size = e.type.size ? e.type.size : 8;
-  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(e.field_offset));
+  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(field_offset_at(*target_.points.front(), e.name, e.field_offset)));
   extend(r, size, e.type.is_signed);
   set(t, r);
   return IntVal::in_temp(t);
@@ -198,7 +199,7 @@ void ProgramGen::field_into(const Expr& e, uint32_t slot, Place dst) {
   }
   uint32_t n = std::min(slot, e.type.size);
   b_.mov(bpf::R3, ctx());
-  b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(e.field_offset));
+  b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(field_offset_at(*target_.points.front(), e.name, e.field_offset)));
   read_memory(dst, n, bpf::R3, false);
   if (slot > n) zero(dst.at(static_cast<int32_t>(n)), slot - n);
 }

@@ -150,7 +150,11 @@ IntVal ProgramGen::gen_int(const Expr& e) {
     case ExprKind::Ternary: return ternary_int(e);
     case ExprKind::IncDec: return incdec(e);
     case ExprKind::Cast: return cast(e);
-    case ExprKind::Field: return field_int(e);
+    case ExprKind::Field: return reads_memory(e) ? memory_int(e) : field_int(e);
+    case ExprKind::Deref:
+    case ExprKind::Index: return memory_int(e);
+    case ExprKind::Sizeof:
+    case ExprKind::Offsetof: return IntVal::constant(static_cast<int64_t>(e.int_value));
     case ExprKind::Call: return call_int(e);
     case ExprKind::TupleElement: return tuple_element_int(e);
     default:
@@ -188,6 +192,13 @@ IntVal ProgramGen::binary(const Expr& e) {
   IntVal a = gen_int(*e.operands[0]);
   pin(a);
   IntVal b = gen_int(*e.operands[1]);
+  if (e.scale > 1) {  // pointer +/- n: n whole elements
+    pin(b);
+    IntVal scale = IntVal::constant(e.scale);
+    if (e.operands[0]->type.is_pointer()) b = apply(Op::Mul, b, scale, false);
+    else a = apply(Op::Mul, a, scale, false);
+    pin(a);
+  }
   return apply(e.op, a, b, e.type.is_signed);
 }
 
@@ -251,6 +262,7 @@ IntVal ProgramGen::unary(const Expr& e) {
 
 IntVal ProgramGen::cast(const Expr& e) {
   IntVal v = gen_int(*e.operands[0]);
+  if (e.type.is_pointer()) return v;  // (struct foo *)x: the same 64 bits
   uint32_t bytes = e.cast_type.size;
   if (bytes >= 8) return v;
   if (v.is_imm) return IntVal::constant(static_cast<int64_t>(mask_to(static_cast<uint64_t>(v.imm), bytes, e.cast_type.is_signed)));

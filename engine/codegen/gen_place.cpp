@@ -25,7 +25,7 @@ uint32_t chunk(int32_t a, int32_t b, uint32_t left) {
 }
 
 bool is_scalar(const Type& t) {
-  return t.kind == TypeKind::Integer || t.kind == TypeKind::Probe || t.kind == TypeKind::Func ||
+  return t.kind == TypeKind::Integer || t.kind == TypeKind::Pointer || t.kind == TypeKind::Probe || t.kind == TypeKind::Func ||
          t.kind == TypeKind::KSym;
 }
 
@@ -122,7 +122,12 @@ void ProgramGen::write(const Expr& e, const Type& slot, Place dst) {
     case ExprKind::String: string_literal(e.str, size, dst); return;
     case ExprKind::Builtin: builtin_into(e, dst); break;
     case ExprKind::Call: call_into(e, size, dst); return;
-    case ExprKind::Field: field_into(e, size, dst); return;
+    case ExprKind::Field:
+      if (reads_memory(e)) memory_into(e, size, dst);
+      else field_into(e, size, dst);
+      return;
+    case ExprKind::Deref:
+    case ExprKind::Index: memory_into(e, size, dst); return;
     case ExprKind::Map: map_read_into(e, have, dst); break;
     case ExprKind::Variable: copy(dst, bpf::R10, variable_slot(e), have); break;
     case ExprKind::TupleElement: tuple_element_into(e, size, dst); return;

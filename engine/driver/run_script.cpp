@@ -14,6 +14,7 @@
 #include "engine/driver/release.h"
 #include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
+#include "engine/driver/lazy_kernel_types.h"
 #include "engine/lang/frontend.h"
 #include "engine/lang/map_layout.h"
 #include "engine/metrics/metrics_run.h"
@@ -149,7 +150,10 @@ int run_script(Options& options) {
     for (const std::string& note : preprocessed.notes) std::fprintf(stderr, "rawprobe: %s\n", note.c_str());
   const lang::SourceFile& src = preprocessed.source;
   probes::TracefsCatalog catalog;
+  // Declared before the front end's result, so it outlives the C types that point into it.
+  LazyKernelTypes kernel_types;
   lang::FrontEndResult front = lang::run_front_end(src, {.tracepoints = &catalog,
+                                                         .kernel_types = &kernel_types,
                                                          .params = {options.params},
                                                          .child_command = !options.command.empty(),
                                                          .unsafe = options.unsafe});

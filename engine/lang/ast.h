@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/base/types.h"
+#include "engine/ctypes/script_types.h"
 #include "engine/lang/functions.h"
 #include "engine/lang/probe_spec.h"
 #include "engine/lang/source.h"
@@ -34,6 +35,19 @@ enum class ExprKind : uint8_t {
              // sema: field_offset, field_type
   Tuple,     // operands: the elements
   TupleElement,  // `$t.0`: operands[0] is the tuple; int_value the element's index
+  Deref,     // *operands[0]
+  Index,     // operands[0][operands[1]]: an element of a pointer or array
+  Sizeof,    // sizeof(type_name) or sizeof(operands[0]); sema: int_value
+  Offsetof,  // offsetof(type_name, name); name may be a path "a.b"; sema: int_value
+};
+
+// A C type as written in a cast or sizeof: `struct foo *`, `int8 *`, `uint32`.
+struct TypeName {
+  ctypes::CKind tag = ctypes::CKind::Void;  // Struct, Union, Enum; Typedef for a bare name
+  std::string name;
+  uint32_t pointers = 0;
+  Span span;
+  bool present() const { return !name.empty(); }
 };
 
 enum class Op : uint8_t {
@@ -80,7 +94,12 @@ struct Expr {
   int map_id = -1;               // Map: index into ProgramInfo::maps
   int call_id = -1;              // Call printf: index into ProgramInfo::printfs;
                                  // Call time: index into ProgramInfo::time_formats
-  uint32_t field_offset = 0;     // Field: byte offset in the tracepoint record
+  uint32_t field_offset = 0;     // Field: byte offset in the tracepoint record or C record
+  TypeName type_name;            // Cast (to a C type), Sizeof, Offsetof: as written
+  // sema, Field of a C bit-field: its first bit from field_offset and its width (0: not one)
+  uint8_t bit_shift = 0;
+  uint8_t bit_width = 0;
+  uint32_t scale = 0;            // Binary pointer +/-: the pointee's size (sema)
   bool is_literal_string() const { return kind == ExprKind::String; }
 };
 
@@ -119,6 +138,9 @@ struct ProbeBlock {
 
 struct Program {
   std::vector<ProbeBlock> probes;
+  // The C types the script declared before its probes, and those the checker derives; every
+  // CTypeRef in the tree points into it.
+  std::shared_ptr<ctypes::ScriptTypes> c_types = std::make_shared<ctypes::ScriptTypes>();
 };
 
 ExprPtr make_expr(ExprKind kind, Span span);

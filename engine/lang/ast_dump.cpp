@@ -54,6 +54,10 @@ class Dumper {
       case ExprKind::Field: head = std::string("field ") + (e.arrow ? "->" : ".") + e.name; break;
       case ExprKind::Tuple: head = "tuple"; break;
       case ExprKind::TupleElement: head = "tuple element " + std::to_string(e.int_value); break;
+      case ExprKind::Deref: head = "deref"; break;
+      case ExprKind::Index: head = "index"; break;
+      case ExprKind::Sizeof: head = "sizeof"; break;
+      case ExprKind::Offsetof: head = "offsetof " + e.name; break;
     }
     if (e.type.kind != TypeKind::None) head += " :: " + type_name(e.type);
     line(d, head);

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "engine/ctypes/decl_parser.h"
 #include "engine/lang/lexer.h"
 
 namespace rawprobe::lang {
@@ -56,6 +57,7 @@ class Parser {
 
   Program run() {
     Program prog;
+    declarations(prog);
     while (!lex_.at_end()) {
       try {
         prog.probes.push_back(probe());
@@ -125,6 +127,27 @@ class Parser {
     if (e->depth > kMaxNesting * 4)
       fail(span, "expression too deep (more than " + std::to_string(kMaxNesting * 4) + " levels); split it using variables");
     return e;
+  }
+
+  // --- C declarations before the first probe (struct, union, enum, typedef) ---
+  void declarations(Program& prog) {
+    const std::string& text = src_.text();
+    while (ctypes::starts_declaration(text, lex_.offset())) {
+      uint32_t pos = lex_.offset();
+      if (auto err = ctypes::parse_declaration(text, pos, *prog.c_types)) {
+        diags_.error({err->begin, err->end}, err->message);
+        // Past the declaration (its first ';' outside braces), so the probes after it are
+        // still checked for syntax.
+        int depth = 0;
+        while (pos < text.size() && !(text[pos] == ';' && depth == 0)) {
+          if (text[pos] == '{') ++depth;
+          if (text[pos] == '}') --depth;
+          ++pos;
+        }
+        if (pos < text.size()) ++pos;
+      }
+      lex_.reset(pos);
+    }
   }
 
   // --- probes ---
@@ -371,9 +394,16 @@ class Parser {
         e->op = inc ? Op::Inc : Op::Dec;
         return e;
       }
-      case Tok::Star:
+      case Tok::Star: {
+        take();
+        Nest n(*this, start);
+        std::vector<ExprPtr> ops;
+        ops.push_back(unary());
+        return node(ExprKind::Deref, start, std::move(ops));
+      }
       case Tok::Amp:
-        fail(start, "pointer dereference and address-of are not supported; read memory with str() or a tracepoint's args");
+        fail(start, "the address-of operator '&' is not supported (bpftrace 0.17 has none); "
+                    "take a field's address with pointer arithmetic, e.g. (uint64)$p + offsetof(struct foo, field)");
       case Tok::LParen: {
         if (ExprPtr c = try_cast()) return c;
         return postfix(primary());
@@ -389,16 +419,56 @@ class Parser {
     return e;
   }
 
-  // `(type) operand`, when the parenthesised word is an integer type; null otherwise (and
-  // nothing consumed).
+  // After '(' (already taken) a C type name: `struct foo`, `union u`, `enum e` or a bare
+  // name, then any number of '*'. Nothing is consumed when none is there; a bare name with no
+  // '*' counts only when it is one of the language's integer types (uint8 .. int64), so
+  // `(x)` stays an expression.
+  std::optional<TypeName> type_name_here(bool bare_needs_star) {
+    uint32_t mark = lex_.mark();
+    Token first = lex_.next();
+    TypeName t;
+    t.span = first.span;
+    if (first.kind != Tok::Ident) {
+      lex_.reset(mark);
+      return std::nullopt;
+    }
+    if (first.text == "struct" || first.text == "union" || first.text == "enum") {
+      Token tag = lex_.next();
+      if (tag.kind != Tok::Ident) {
+        lex_.reset(mark);
+        return std::nullopt;
+      }
+      t.tag = first.text == "struct" ? ctypes::CKind::Struct : first.text == "union" ? ctypes::CKind::Union : ctypes::CKind::Enum;
+      t.name = tag.text;
+      t.span = Span::join(first.span, tag.span);
+    } else {
+      t.tag = ctypes::CKind::Typedef;
+      t.name = first.text;
+    }
+    while (true) {
+      uint32_t before = lex_.mark();
+      Token star = lex_.next();
+      if (star.kind != Tok::Star) {
+        lex_.reset(before);
+        break;
+      }
+      ++t.pointers;
+      t.span = Span::join(t.span, star.span);
+    }
+    if (t.tag == ctypes::CKind::Typedef && t.pointers == 0 && bare_needs_star && !cast_target(t.name)) {
+      lex_.reset(mark);
+      return std::nullopt;
+    }
+    return t;
+  }
+
+  // `(type) operand`, when the parentheses hold a type; null otherwise (nothing consumed).
   ExprPtr try_cast() {
     uint32_t mark = lex_.mark();
     Token open = *cur_;
-    Token name = lex_.next();
-    Token close = lex_.next();
-    std::optional<Type> target;
-    if (name.kind == Tok::Ident && close.kind == Tok::RParen) target = cast_target(name.text);
-    if (!target) {
+    std::optional<TypeName> type = type_name_here(true);
+    Token close = type ? lex_.next() : Token{};
+    if (!type || close.kind != Tok::RParen) {
       lex_.reset(mark);
       return nullptr;
     }
@@ -407,7 +477,41 @@ class Parser {
     std::vector<ExprPtr> ops;
     ops.push_back(unary());
     ExprPtr e = node(ExprKind::Cast, open.span, std::move(ops));
-    e->cast_type = *target;
+    if (type->tag == ctypes::CKind::Typedef && type->pointers == 0) e->cast_type = *cast_target(type->name);
+    else e->type_name = *type;
+    return e;
+  }
+
+  // sizeof(type) or sizeof(expr), just past "sizeof".
+  ExprPtr sizeof_expr(const Token& kw) {
+    expect(Tok::LParen, "after sizeof");
+    Nest n(*this, kw.span);
+    ExprPtr e;
+    if (std::optional<TypeName> type = type_name_here(true)) {
+      e = node(ExprKind::Sizeof, kw.span);
+      e->type_name = *type;
+    } else {
+      std::vector<ExprPtr> ops;
+      ops.push_back(expr());
+      e = node(ExprKind::Sizeof, kw.span, std::move(ops));
+    }
+    expect(Tok::RParen, "to close sizeof");
+    e->span = Span::join(e->span, {kw.span.begin, lex_.offset()});
+    return e;
+  }
+
+  // offsetof(struct foo, field) or offsetof(struct foo, a.b), just past "offsetof".
+  ExprPtr offsetof_expr(const Token& kw) {
+    expect(Tok::LParen, "after offsetof");
+    std::optional<TypeName> type = type_name_here(false);
+    if (!type || type->pointers) fail(peek().span, "offsetof needs a struct or union type first, e.g. offsetof(struct foo, field)");
+    expect(Tok::Comma, "after offsetof's type");
+    std::string path = expect(Tok::Ident, "as the field offsetof measures").text;
+    while (accept(Tok::Dot)) path += "." + expect(Tok::Ident, "after '.' in offsetof's field").text;
+    expect(Tok::RParen, "to close offsetof");
+    ExprPtr e = node(ExprKind::Offsetof, {kw.span.begin, lex_.offset()});
+    e->type_name = *type;
+    e->name = path;
     return e;
   }
 
@@ -443,7 +547,15 @@ class Parser {
         e->name = field.text;
         e->arrow = arrow;
       } else if (t.kind == Tok::LBracket) {
-        fail(t.span, "only maps can be indexed with [...]");
+        take();
+        Nest n(*this, t.span);
+        std::vector<ExprPtr> ops;
+        ops.push_back(std::move(e));
+        ops.push_back(expr());
+        expect(Tok::RBracket, "to close the index");
+        Span s{ops[0]->span.begin, lex_.offset()};
+        e = node(ExprKind::Index, s, std::move(ops));
+        e->span = s;
       } else {
         return e;
       }
@@ -508,6 +620,8 @@ class Parser {
         return e;
       }
       case Tok::Ident: {
+        if (t.text == "sizeof" && at(Tok::LParen)) return sizeof_expr(t);
+        if (t.text == "offsetof" && at(Tok::LParen)) return offsetof_expr(t);
         if (!at(Tok::LParen)) {
           ExprPtr e = node(ExprKind::Builtin, t.span);
           e->name = std::move(t.text);

@@ -13,6 +13,8 @@ namespace {
 bool compatible(const Type& a, const Type& b) {
   if (a.is_integer() && b.is_integer()) return true;
   if (a.kind != b.kind) return false;
+  // C values: the same C type (a pointer to another type, or another struct, is not).
+  if (a.is_pointer() || a.in_memory()) return a.c_name == b.c_name;
   if (a.kind == TypeKind::Tuple) {
     if (a.fields.size() != b.fields.size()) return false;
     for (size_t i = 0; i < a.fields.size(); ++i)
@@ -78,7 +80,10 @@ void Checker::block(std::vector<StmtPtr>& body) {
 
 void Checker::condition(Expr& e, const char* what) {
   check(e, Use::Value);
-  if (e.type.kind != TypeKind::None && !e.type.is_integer())
+  // bpftrace 0.17 takes a pointer as a predicate (opensnoop's /@filename[tid]/) but refuses
+  // it in if() and ?: ("Invalid condition in if(): pointer").
+  bool pointer_ok = std::string_view(what) == "predicate" && e.type.is_pointer();
+  if (e.type.kind != TypeKind::None && !e.type.is_integer() && !pointer_ok)
     error(e.span, std::string("Invalid type for ") + what + ": " + type_name(e.type) +
                       " (compare it, e.g. comm == \"bash\")");
 }
@@ -134,7 +139,8 @@ void Checker::assign_variable(Stmt& s) {
     return;
   }
   check(*s.expr, Use::Value);
-  const Type& value = s.expr->type;
+  Type value = s.expr->type;
+  if (value.in_memory()) value.user_memory = false;  // copied onto this program's stack
   if (value.kind == TypeKind::None) {
     // Already reported. The variable exists from here on, with no type, so its uses raise
     // no "Undefined variable" of their own.
@@ -297,6 +303,10 @@ void Checker::check(Expr& e, Use use) {
     case ExprKind::Field: field(e); break;
     case ExprKind::Tuple: tuple(e); break;
     case ExprKind::TupleElement: element_of_tuple(e); break;
+    case ExprKind::Deref: deref(e); break;
+    case ExprKind::Index: index(e); break;
+    case ExprKind::Sizeof: size_of(e); break;
+    case ExprKind::Offsetof: offset_of(e); break;
   }
 }
 
@@ -333,6 +343,10 @@ void Checker::binary(Expr& e) {
     e.type = Type::integer(8, false);
     return;
   }
+  if (l.type.is_pointer() || r.type.is_pointer()) {
+    pointer_binary(e);
+    return;
+  }
   if (!l.type.is_integer() || !r.type.is_integer()) {
     error(e.span, std::string("Type mismatch for '") + op_spelling(e.op) + "': comparing '" + type_name(l.type) +
                       "' with '" + type_name(r.type) + "'");
@@ -340,6 +354,27 @@ void Checker::binary(Expr& e) {
   }
   // bpftrace 0.17: 64-bit arithmetic, signed only when both sides are.
   e.type = Type::integer(8, l.type.is_signed && r.type.is_signed);
+}
+
+// bpftrace 0.17: a pointer plus or minus an integer is a pointer moved by whole elements;
+// pointers compare with pointers and integers; nothing else takes a pointer.
+void Checker::pointer_binary(Expr& e) {
+  Expr& l = *e.operands[0];
+  Expr& r = *e.operands[1];
+  bool both = l.type.is_pointer() && r.type.is_pointer();
+  bool other_int = l.type.is_integer() || r.type.is_integer();
+  if (op_is_comparison(e.op) && (both || other_int)) {
+    e.type = Type::integer(8, false);
+    return;
+  }
+  if ((e.op == Op::Add || (e.op == Op::Sub && l.type.is_pointer())) && !both && other_int) {
+    const Type& ptr = l.type.is_pointer() ? l.type : r.type;
+    e.scale = std::max<uint32_t>(1, ctypes::size_of(ctypes::strip_typedefs(ptr.ctype)->target));
+    e.type = ptr;
+    return;
+  }
+  error(e.span, std::string("The ") + op_spelling(e.op) + " operator can not be used on expressions of types " +
+                    type_name(l.type) + ", " + type_name(r.type));
 }
 
 void Checker::ternary(Expr& e) {
@@ -385,10 +420,14 @@ void Checker::incdec(Expr& e) {
 }
 
 void Checker::cast(Expr& e) {
+  if (e.type_name.present()) {
+    cast_to_c(e);
+    return;
+  }
   Expr& x = *e.operands[0];
   check(x, Use::Value);
   if (x.type.kind == TypeKind::None) return;
-  if (!x.type.is_integer()) {
+  if (!x.type.is_scalar()) {
     error(e.span, "Cannot cast from '" + type_name(x.type) + "' to '" + type_name(e.cast_type) + "'");
     return;
   }

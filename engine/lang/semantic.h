@@ -15,6 +15,8 @@ struct SemanticOptions {
   TracepointCatalog* tracepoints = nullptr;
   // Bytes a str() result occupies (bpftrace's BPFTRACE_STRLEN, default 64).
   uint32_t strlen = 64;
+  // Where C type names the script does not define are looked up (kernel BTF); may be null.
+  ctypes::TypeSource* kernel_types = nullptr;
   // $1, $2, ...: the words after the program on the command line (the parser uses them).
   PositionalParams params;
   // -c CMD: `cpid` is the child's pid.

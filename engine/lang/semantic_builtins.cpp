@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "engine/base/type_names.h"
+#include "engine/ctypes/decl_parser.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/lang/suggest.h"
 #include "engine/probes/probe_types.h"
@@ -151,6 +152,14 @@ void Checker::builtin(Expr& e) {
       e.type = Type::integer(8, false);
       break;
     case BuiltinId::Username: e.type = Type{TypeKind::Username, 8, false, {}}; break;
+    case BuiltinId::Curtask: {
+      // With kernel BTF, as in bpftrace: a struct task_struct * (curtask->pid reads it); without,
+      // the address as an integer.
+      ctypes::CTypeRef task =
+          opts_.kernel_types ? opts_.kernel_types->find(ctypes::CKind::Struct, "task_struct") : nullptr;
+      e.type = task ? c_value(c_types().pointer_to(task), false, e.span) : Type::integer(8, false);
+      break;
+    }
     default: e.type = Type::integer(8, false); break;  // pid, tid, nsecs, ... are u64 in bpftrace
   }
   note_builtin(e.builtin);
@@ -160,9 +169,7 @@ void Checker::field(Expr& e) {
   Expr& base = *e.operands[0];
   if (base.kind != ExprKind::Builtin || base.name != "args") {
     check(base, Use::Value);
-    if (base.type.kind != TypeKind::None)
-      error(e.span, "Can not access field '" + e.name + "' on type '" + type_name(base.type) +
-                        "': only tracepoint args have fields");
+    record_field(e);
     return;
   }
   base.builtin = BuiltinId::Args;
@@ -179,9 +186,10 @@ void Checker::field(Expr& e) {
   }
   note_builtin(BuiltinId::Args);
   info_.uses_args = true;
-  // Every tracepoint the block attaches to must have the field, at one place with one type:
-  // the block compiles to one program.
+  // Every tracepoint the block attaches to must have the field, with one type.
   bool found_any = false;
+  std::string declaration;
+  bool syscall_args = true;  // a syscall's pointer arguments point into the caller's memory
   for (const ProbeSpec& spec : probe_->specs) {
     auto matches = opts_.tracepoints->match(spec.provider, spec.name);
     if (!matches) {
@@ -206,15 +214,26 @@ void Checker::field(Expr& e) {
                           "' does not contain a field named '" + e.name + "'" + did_you_mean(e.name, names));
         return;
       }
-      if (found_any && (it->offset != e.field_offset || !(it->type == e.type))) {
-        error(e.span, "args->" + e.name + " differs between the tracepoints of this block (" + cat + ":" + name +
-                          "); split them into separate probe blocks");
+      // Where the field lies may differ: code generation makes one program per layout, as
+      // bpftrace does. What it is may not: the block's code has one type per expression.
+      if (found_any && !(it->type == e.type)) {
+        error(e.span, "args->" + e.name + " has type " + type_name(it->type) + " in " + cat + ":" + name + " but " +
+                          type_name(e.type) + " in another tracepoint of this block; split them into separate probe blocks");
         return;
       }
       found_any = true;
       e.field_offset = it->offset;
       e.type = it->type;
+      declaration = it->declaration;
+      syscall_args = syscall_args && cat == "syscalls";
     }
+  }
+  // A pointer field is a typed pointer, so `*args->p`, `args->p->f` and str(args->p) read
+  // through it: into the calling process's memory for the syscalls tracepoints (their
+  // arguments), else into the kernel's, as bpftrace 0.17 reads them.
+  if (found_any && declaration.find('*') != std::string::npos && declaration.find("__data_loc") == std::string::npos) {
+    ctypes::TypeNameResult c = ctypes::parse_field_declaration(declaration, c_types());
+    if (c.type && ctypes::strip_typedefs(c.type)->kind == ctypes::CKind::Pointer) e.type = c_value(c.type, syscall_args, e.span);
   }
 }
 

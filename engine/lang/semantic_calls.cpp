@@ -62,7 +62,7 @@ void Checker::call_generic(Expr& e) {
     if (a.type.kind == TypeKind::None) return;  // already reported
     ArgKind want = i < f.args.size() ? f.args[i] : ArgKind::Any;
     const char* kind = nullptr;
-    if (want == ArgKind::Integer && !a.type.is_integer()) kind = "integer";
+    if (want == ArgKind::Integer && !a.type.is_scalar()) kind = "integer";
     if (want == ArgKind::String && !a.type.is_string()) kind = "string";
     if (kind) {
       error(e.span, e.name + "() only supports " + kind + " arguments (" + argument_type_name(a.type) + " provided)");
@@ -86,6 +86,8 @@ void Checker::call_print(Expr& e) {
     what.type = info_.maps[what.map_id].value;
   } else {
     check(what, Use::Value);
+    if (what.type.is_pointer())  // bpftrace 0.17's words: print(*p) prints what p points to
+      error(e.span, type_name(what.type) + " type passed to print() is not printable");
   }
   for (size_t i = 1; i < e.operands.size(); ++i) {
     check(*e.operands[i], Use::Value);
@@ -132,7 +134,8 @@ void Checker::call_str(Expr& e) {
   if (!arg_count(e)) return;
   for (ExprPtr& a : e.operands) {
     check(*a, Use::Value);
-    if (a->type.kind != TypeKind::None && !a->type.is_integer() && !(a->type.is_string() && a.get() == e.operands[0].get()))
+    bool first = a.get() == e.operands[0].get();
+    if (a->type.kind != TypeKind::None && !a->type.is_integer() && !(first && (a->type.is_string() || a->type.is_pointer())))
       error(a->span, "str() expects an integer or pointer argument (" + argument_type_name(a->type) + " provided)");
   }
   e.type = Type::string(opts_.strlen);
@@ -186,7 +189,8 @@ void Checker::call_printf(Expr& e) {
   for (size_t i = 1; i < e.operands.size(); ++i) {
     const Type& t = e.operands[i]->type;
     if (t.kind == TypeKind::None) return;  // already reported
-    stored.push_back(widen_integer(t));
+    // A pointer prints as the integer it is.
+    stored.push_back(t.is_pointer() ? Type::integer(8, false) : widen_integer(t));
   }
   // Output's own checks: the runtime builds its formatter from this format and these types,
   // so what is accepted here cannot fail there.

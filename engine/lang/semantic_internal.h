@@ -42,6 +42,7 @@ class Checker {
   void check(Expr& e, Use use);
   void unary(Expr& e);
   void binary(Expr& e);
+  void pointer_binary(Expr& e);
   void ternary(Expr& e);
   void ternary_type(Expr& e);       // the value's type, once both branches are checked
   void ternary_statement(Expr& e);  // semantic_ternary.cpp: `c ? printf("a") : exit();`
@@ -59,6 +60,18 @@ class Checker {
   void check_map_keys(Expr& m);
   void merge_map_value(Expr& target, MapInfo& info, const Type& value);
   void note_lhist(const Stmt& s);
+
+  // C types in expressions (semantic_ctypes.cpp)
+  ctypes::ScriptTypes& c_types();
+  bool user_memory() const;  // the probe type reads the traced process's memory
+  Type c_value(ctypes::CTypeRef type, bool user, Span where);
+  ctypes::CTypeRef resolve_type(const TypeName& name);
+  void cast_to_c(Expr& e);
+  void deref(Expr& e);
+  void index(Expr& e);
+  void record_field(Expr& e);
+  void size_of(Expr& e);
+  void offset_of(Expr& e);
 
   // builtins and tracepoint fields (semantic_builtins.cpp)
   void builtin(Expr& e);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "engine/output/c_value_format.h"
 #include "engine/output/json_escape.h"
 #include "engine/base/layout.h"
 #include "engine/output/number_text.h"
@@ -48,6 +49,9 @@ void append_value(std::string& out, OutputFormat format, const Type& type, const
       out += json ? ']' : ')';
       return;
     }
+    case TypeKind::Pointer: append_number(out, read_widened(p, 8, false)); return;
+    case TypeKind::Record:
+    case TypeKind::Array: append_c_value(out, format, type.ctype, p, type.size); return;
     default:
       return;
   }
@@ -60,10 +64,14 @@ void append_key_text(std::string& out, const std::vector<Type>& parts,
     if (i) out += format == OutputFormat::Json ? "," : ", ";
     const Type& part = parts[i];
     const uint8_t* p = key + offsets[i];
-    if (part.is_integer())
+    if (part.is_integer()) {
       append_number(out, int64_t(read_widened(p, part.size, part.is_signed)));
-    else
+    } else if (part.is_pointer()) {  // bpftrace prints pointer keys in hex: @m[0x7ffd4a2c]
+      out += "0x";
+      append_number(out, read_widened(p, 8, false), 16);
+    } else {
       append_value(out, OutputFormat::Text, part, p);
+    }
   }
 }
 

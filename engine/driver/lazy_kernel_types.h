@@ -1,0 +1,19 @@
+// Kernel BTF as the script's fallback TypeSource, opened on the first lookup: a script that
+// names no C type (most one-liners) never reads /sys/kernel/btf.
+#pragma once
+#include <optional>
+
+#include "engine/btf/kernel_types.h"
+
+namespace rawprobe::driver {
+
+class LazyKernelTypes final : public ctypes::TypeSource {
+ public:
+  ctypes::CTypeRef find(ctypes::CKind tag, std::string_view name) override;
+
+ private:
+  bool tried_ = false;
+  std::optional<btf::KernelTypes> types_;  // empty when the kernel has no readable BTF
+};
+
+}  // namespace rawprobe::driver
