@@ -13,7 +13,8 @@ void Checker::call_buf(Expr& e) {
   for (ExprPtr& a : e.operands)
     if (a->type.kind == TypeKind::None) return;
   const Expr& data = *e.operands[0];
-  if (!data.type.is_integer() && !data.type.is_string()) {
+  // A pointer (a typed tracepoint field such as args->filename) is its address.
+  if (!data.type.is_integer() && !data.type.is_pointer() && !data.type.is_string()) {
     error(e.span, "buf() expects an integer or string as its first argument (" + type_name(data.type) + " provided)");
     return;
   }

@@ -12,7 +12,8 @@ void Checker::call_join(Expr& e) {
   for (ExprPtr& a : e.operands)
     if (a->type.kind == TypeKind::None) return;
   const Expr& array = *e.operands[0];
-  if (!array.type.is_integer()) {
+  // A pointer (execve's `const char *const *argv`, typed from the tracepoint) is its address.
+  if (!array.type.is_integer() && !array.type.is_pointer()) {
     error(e.span, "join() only supports integer arguments (" + argument_type_name(array.type) + " provided)");
     return;
   }

@@ -4,15 +4,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "engine/base/bytes.h"
+
 namespace rawprobe {
 
 namespace {
 
-int64_t load(const uint8_t* p) {
-  int64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+int64_t load(const uint8_t* p) { return load_unaligned<int64_t>(p); }
 
 void store(uint8_t* p, int64_t v) { std::memcpy(p, &v, 8); }
 

@@ -3,16 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/base/bytes.h"
 #include "engine/output/number_text.h"
 
 namespace rawprobe {
 namespace {
 
-int64_t load_s64(const uint8_t* p) {
-  int64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+int64_t load_s64(const uint8_t* p) { return load_unaligned<int64_t>(p); }
 
 }  // namespace
 

@@ -1,16 +1,12 @@
 #include "engine/output/number_text.h"
 
-#include <cstring>
+#include "engine/base/bytes.h"
 
 namespace rawprobe {
 
 namespace {
 template <class T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);  // map and event bytes are not necessarily aligned
-  return v;
-}
+T load(const uint8_t* p) { return load_unaligned<T>(p); }
 }  // namespace
 
 uint64_t read_widened(const uint8_t* p, uint32_t size, bool is_signed) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/base/bytes.h"
 #include "engine/base/hex.h"
 #include "engine/symbols/kernel_symbols.h"
 #include "engine/sys/bpf_map.h"
@@ -10,11 +11,7 @@
 namespace rawprobe::runtime {
 namespace {
 
-uint64_t u64_at(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+uint64_t u64_at(const uint8_t* p) { return load_unaligned<uint64_t>(p); }
 
 // perf mode's address: hex without "0x".
 std::string bare_hex(uint64_t v) { return hex(v).substr(2); }

@@ -11,17 +11,14 @@
 #include <ctime>
 #include <string>
 
+#include "engine/base/bytes.h"
 #include "engine/base/text_kinds.h"
 #include "engine/runtime/cgroup_paths.h"
 
 namespace rawprobe::runtime {
 namespace {
 
-uint64_t u64_at(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
+uint64_t u64_at(const uint8_t* p) { return load_unaligned<uint64_t>(p); }
 
 std::string username(uint64_t uid) {
   struct passwd pw, *found = nullptr;

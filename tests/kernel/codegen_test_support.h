@@ -13,6 +13,7 @@
 #include "bpfasm/print.h"
 #include "engine/codegen/codegen.h"
 #include "engine/driver/report.h"
+#include "engine/lang/preprocess.h"
 #include "engine/probes/provider.h"
 #include "engine/runtime/script_maps.h"
 #include "engine/sys/bpf_map.h"
@@ -41,9 +42,14 @@ struct Compiled {
   CompiledScript script;
 };
 
-// Front end + expand + compile; the error text on failure (empty on success).
+// Preprocess + front end + expand + compile, as a run does; the error text on failure (empty
+// on success).
 inline std::string compile_text(const std::string& text, Compiled& out, CompileOptions options = {}) {
-  out.source = std::make_unique<lang::SourceFile>("test.bt", with_samples(text));
+  lang::PreprocessOptions pp;
+  pp.have_btf = lang::kernel_has_btf();
+  lang::PreprocessResult preprocessed = lang::preprocess("test.bt", with_samples(text), pp);
+  if (!preprocessed.ok) return "preprocess: " + preprocessed.errors;
+  out.source = std::make_unique<lang::SourceFile>(std::move(preprocessed.source));
   lang::SemanticOptions sem;
   static test::CapturedTracepoints catalog;
   sem.tracepoints = &catalog;
