@@ -49,7 +49,7 @@ void ProgramGen::ntop_into(const Expr& e, uint32_t, Place dst) {
     store_int(family, 8, dst);
     release(family);
   } else {
-    bool v6 = addr.type.is_string() && addr.type.size == 16;
+    bool v6 = !addr.type.is_integer() && addr.type.size == 16;
     store_int(IntVal::constant(v6 ? AF_INET6 : AF_INET), 8, dst);
   }
   zero(dst.at(8), 16);

@@ -37,7 +37,10 @@ void Checker::call_ntop(Expr& e) {
                       " provided)");
     return;
   }
-  bool bytes = addr.type.is_string() && (addr.type.size == 4 || addr.type.size == 16);
+  // The address's bytes: a 4- or 16-byte string, or a C array of that size read from memory
+  // (a struct sock's skc_v6_daddr.in6_u.u6_addr8 in bpftrace's tcp tools).
+  bool bytes = (addr.type.is_string() || addr.type.kind == TypeKind::Array) &&
+               (addr.type.size == 4 || addr.type.size == 16);
   if (!addr.type.is_integer() && !bytes) {
     error(e.span, "ntop() expects an integer or a 4- or 16-byte array as the address (" + type_name(addr.type) +
                       " provided)");

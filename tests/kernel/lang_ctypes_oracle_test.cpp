@@ -72,6 +72,20 @@ TEST_CASE("script structs read through a uprobe print what bpftrace 0.17 prints"
   }
 }
 
+// bpftrace's tcp tools pass a struct sock's address bytes (a C array) to ntop().
+TEST_CASE("ntop() of a struct's 4-byte array prints what bpftrace 0.17 prints") {
+  std::string bin = sample("struct_arg");
+  std::string script = with_binary(kDecls + R"(
+uprobe:BIN:visit { $r = (struct record *)arg0; printf("%s %s\n", ntop($r->bytes), ntop(2, $r->bytes)); }
+)", bin);
+  RunResult bt = run({"bpftrace", "-c", bin, "-e", script});
+  RunResult rp = run_rawprobe({"-c", bin, "-e", script});
+  INFO("bpftrace:\n", bt.out, bt.err, "\nrawprobe:\n", rp.out, rp.err);
+  REQUIRE(bt.status == 0);
+  CHECK(rp.status == 0);
+  CHECK(without_line(rp.out, "visited 6\n") == without_line(bt.out, "visited 6\n"));
+}
+
 TEST_CASE("script struct errors name the type or field and where it is used") {
   std::string bin = sample("struct_arg");
   struct Case {
