@@ -14,7 +14,9 @@ OPT      ?= -O2 -g
 WARN     := -Wall -Wextra -Werror
 SAN      ?=
 CPPFLAGS += -I. -MMD -MP
-CXXFLAGS += $(CXXSTD) $(OPT) $(WARN) $(SAN)
+# One section per function and object, so the static link's --gc-sections can drop what
+# nothing calls (without them it can only drop whole object files).
+CXXFLAGS += $(CXXSTD) $(OPT) $(WARN) $(SAN) -ffunction-sections -fdata-sections
 LDFLAGS  += $(SAN)
 LDLIBS   := -lelf -lcapstone -lz
 # What a fully static link needs besides those (libelf's own compression dependencies).

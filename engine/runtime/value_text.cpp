@@ -1,7 +1,6 @@
 #include "engine/runtime/value_text.h"
 
 #include <arpa/inet.h>
-#include <pwd.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "engine/base/bytes.h"
+#include "engine/runtime/passwd.h"
 #include "engine/base/text_kinds.h"
 #include "engine/runtime/cgroup_paths.h"
 
@@ -21,9 +21,7 @@ namespace {
 uint64_t u64_at(const uint8_t* p) { return load_unaligned<uint64_t>(p); }
 
 std::string username(uint64_t uid) {
-  struct passwd pw, *found = nullptr;
-  char buf[1024];
-  if (getpwuid_r(static_cast<uid_t>(uid), &pw, buf, sizeof buf, &found) == 0 && found) return pw.pw_name;
+  if (std::optional<std::string> name = user_name(static_cast<uint32_t>(uid))) return *name;
   return std::to_string(uid);
 }
 

@@ -104,7 +104,7 @@ Process quiet(const std::string& command) { return Process({"sh", "-c", "exec " 
 
 }  // namespace
 
-TEST_CASE("ustack at a uprobe of bar: frames in the order objdump's calls give, named as nm names them") {
+TEST_CASE("ustack at a uprobe of bar: frames in the order objdump's calls give, named as nm names them" * doctest::test_suite("host-only")) {
   const std::string fun = sample("fun");
   RunResult r = run_rawprobe({"-c", "sh -c 'exec " + fun + " 20000 >/dev/null'", "-e",
                               "uprobe:" + fun + ":bar { @[ustack] = count(); }"});
@@ -141,7 +141,7 @@ TEST_CASE("ustack at a uprobe of bar: frames in the order objdump's calls give, 
   CHECK(r.err.find("bar=" + std::to_string(total)) != std::string::npos);
 }
 
-TEST_CASE("a process that exited before the maps are printed still has its frames named") {
+TEST_CASE("a process that exited before the maps are printed still has its frames named" * doctest::test_suite("host-only")) {
   // -c: the maps print after the command has exited and been reaped. Its mappings were read
   // when its first event came, which a run of 60,000 uprobe hits leaves time for.
   const std::string fun = sample("fun");
@@ -159,7 +159,7 @@ TEST_CASE("a process that exited before the maps are printed still has its frame
   }
 }
 
-TEST_CASE("kstack at sys_enter_read: every frame is the kallsyms symbol at its address") {
+TEST_CASE("kstack at sys_enter_read: every frame is the kallsyms symbol at its address" * doctest::test_suite("host-only")) {
   // The test's own reading of /proc/kallsyms: text symbols by name.
   std::map<std::string, uint64_t> kallsyms;
   {
@@ -201,7 +201,7 @@ TEST_CASE("kstack at sys_enter_read: every frame is the kallsyms symbol at its a
   CHECK(checked >= 2);
 }
 
-TEST_CASE("profile:hz:99 names the CPU-bound sample's hot function first by count") {
+TEST_CASE("profile:hz:99 names the CPU-bound sample's hot function first by count" * doctest::test_suite("host-only")) {
   const std::string spin = sample("cpu_spin");
   RunResult r = run_rawprobe({"-c", spin + " 1.5", "-e", "profile:hz:99 /comm == \"cpu_spin\"/ { @[ustack(1)] = count(); }"});
   INFO(r.out, r.err);
