@@ -123,6 +123,7 @@ static_assert(offsetof(user_pt_regs, pstate) == slot_offset(slots, "pstate"));
 static_assert(sizeof(user_pt_regs) == aarch64_table.pt_regs_size);
 static_assert(__NR_bpf == aarch64_table.nr_bpf);
 static_assert(__NR_perf_event_open == aarch64_table.nr_perf_event_open);
+static_assert(__NR_fsopen == aarch64_table.nr_unified(430));
 }  // namespace
 }  // namespace rawprobe::arch
 #endif

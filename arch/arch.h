@@ -74,6 +74,10 @@ struct Table {
   std::string_view name;    // "x86_64", "aarch64", ...
   long nr_bpf;              // syscall numbers on this architecture's kernel
   long nr_perf_event_open;
+  // Syscalls added since Linux 5.1 (424 on) have one number on every architecture, plus the
+  // ABI's base where it has one (mips n64: 5000). nr_unified(430) is fsopen everywhere.
+  long nr_unified_base = 0;
+  constexpr long nr_unified(long generic) const { return nr_unified_base + generic; }
   // sizeof(struct pt_regs) where the whole struct is stable uapi (x86, arm); where the kernel
   // appends internal fields that change between versions and configs (aarch64, riscv, ppc64,
   // s390, mips, loongarch), the size of the stable prefix this table describes: a BPF program

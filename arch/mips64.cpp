@@ -55,7 +55,7 @@ constexpr RegAlias aliases[] = {
 constexpr Table mips64_table = {
     .e_machine = EM_MIPS, .elf_class = ELFCLASS64, .name = "mips64",
     // arch/mips/kernel/syscalls/syscall_n64.tbl: 315 and 292, plus __NR_Linux (5000) for n64
-    .nr_bpf = 5315, .nr_perf_event_open = 5292,
+    .nr_bpf = 5315, .nr_perf_event_open = 5292, .nr_unified_base = 5000,
     .pt_regs_size = 304, .pt_regs = slots, .arg_regs = arg_regs, .ret_reg = "regs[2]",
     .sp_reg = "regs[29]", .ip_reg = "cp0_epc", .fp_reg = "regs[30]", .usdt_aliases = aliases,
     .uapi_struct = "struct pt_regs",

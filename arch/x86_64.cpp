@@ -115,6 +115,7 @@ static_assert(sizeof(::pt_regs) == x86_64_table.pt_regs_size, "x86_64 pt_regs si
 static_assert(__NR_bpf == x86_64_table.nr_bpf, "x86_64 bpf syscall number");
 static_assert(__NR_perf_event_open == x86_64_table.nr_perf_event_open,
               "x86_64 perf_event_open syscall number");
+static_assert(__NR_fsopen == x86_64_table.nr_unified(430), "x86_64 fsopen syscall number");
 }  // namespace
 }  // namespace rawprobe::arch
 #endif

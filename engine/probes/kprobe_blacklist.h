@@ -29,8 +29,8 @@ KprobeBlacklist parse_kprobe_blacklist(const std::string& text);
 
 // The blacklist of the running kernel (or of the fixture tree under sys::host_root()). When
 // debugfs is not mounted at /sys/kernel/debug (a system without it in fstab, a container),
-// a child process mounts it in a mount namespace of its own and reads the file there: the
-// system's mount table never changes. Read once per host root and cached.
+// it is mounted detached (in no directory; sys::DetachedMountCall) just long enough to read
+// the file: the system's mount table never changes. Read once per host root and cached.
 const KprobeBlacklist& kprobe_blacklist();
 
 }  // namespace rawprobe::probes

@@ -52,6 +52,20 @@ long raw_mount(const MountCall& c) {
   return ::mount(c.source.c_str(), c.target.c_str(), c.fstype.c_str(), c.flags, nullptr);
 }
 
+long raw_detached_mount(const DetachedMountCall& c) {
+  const arch::Table& host = arch::host();
+  long fs = ::syscall(host.nr_unified(430), c.fstype.c_str(), FSOPEN_CLOEXEC);  // fsopen
+  if (fs < 0) return -1;
+  long mnt = ::syscall(host.nr_unified(431), fs, FSCONFIG_CMD_CREATE, nullptr, nullptr, 0);  // fsconfig
+  if (mnt >= 0)
+    mnt = ::syscall(host.nr_unified(432), fs, FSMOUNT_CLOEXEC,  // fsmount
+                    MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+  int saved = errno;
+  ::close(int(fs));
+  errno = saved;
+  return mnt;
+}
+
 struct Executor {
   long operator()(const BpfCall& c) const { return raw_bpf(c); }
   long operator()(const PerfOpenCall& c) const { return raw_perf_event_open(c); }
@@ -59,6 +73,7 @@ struct Executor {
   long operator()(const TracefsWrite& c) const { return raw_tracefs_write(c); }
   long operator()(const ProcMemCall& c) const { return raw_proc_mem(c); }
   long operator()(const MountCall& c) const { return raw_mount(c); }
+  long operator()(const DetachedMountCall& c) const { return raw_detached_mount(c); }
 };
 
 }  // namespace

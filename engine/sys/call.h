@@ -68,7 +68,16 @@ struct MountCall {
   unsigned long flags;
 };
 
-using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite, ProcMemCall, MountCall>;
+// fsopen(fstype) + fsconfig(FSCONFIG_CMD_CREATE) + fsmount(): a mount of a kernel filesystem
+// that sits in no directory of any mount namespace. Only the returned fd reaches it, and it
+// goes away when that fd is closed, so reading debugfs this way changes no one's mounts
+// (kernel 5.2 on). Returns the mount's fd (O_PATH-like: openat() works below it).
+struct DetachedMountCall {
+  std::string fstype;  // "debugfs"
+};
+
+using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite, ProcMemCall, MountCall,
+                          DetachedMountCall>;
 
 // What a call returned: the syscall's value (an fd, 0, a byte count) or -1 with errno.
 struct Outcome {

@@ -128,6 +128,13 @@ std::string mount_text(const MountCall& c) {
   return "mount(" + quote(c.source) + ", " + quote(c.target) + ", " + quote(c.fstype) + ", " + flags + ", NULL)";
 }
 
+// The three calls as one nested expression, in strace's spellings of their arguments.
+std::string detached_mount_text(const DetachedMountCall& c) {
+  return "fsmount(fsopen(" + quote(c.fstype) +
+         ", FSOPEN_CLOEXEC) + fsconfig(FSCONFIG_CMD_CREATE), FSMOUNT_CLOEXEC, "
+         "MOUNT_ATTR_RDONLY|MOUNT_ATTR_NOSUID|MOUNT_ATTR_NODEV|MOUNT_ATTR_NOEXEC)";
+}
+
 struct RequestText {
   std::string operator()(const BpfCall& c) const { return bpf_request(c); }
   std::string operator()(const PerfOpenCall& c) const { return perf_request(c); }
@@ -140,6 +147,7 @@ struct RequestText {
   }
   std::string operator()(const ProcMemCall& c) const { return proc_mem_text(c, nullptr); }
   std::string operator()(const MountCall& c) const { return mount_text(c); }
+  std::string operator()(const DetachedMountCall& c) const { return detached_mount_text(c); }
 };
 
 struct LabelText {
@@ -153,6 +161,7 @@ struct LabelText {
     return (c.op == ProcMemCall::Op::read ? "pread64(" : "pwrite64(") + c.path + ")";
   }
   std::string operator()(const MountCall& c) const { return "mount(" + c.fstype + ", " + c.target + ")"; }
+  std::string operator()(const DetachedMountCall& c) const { return "fsmount(" + c.fstype + ")"; }
 };
 
 }  // namespace

@@ -173,6 +173,18 @@ std::string mount_hint(const MountCall& c, int err) {
   }
 }
 
+// fsopen/fsconfig/fsmount: ENOSYS is a kernel before 5.2, which has no detached mounts.
+std::string detached_mount_hint(const DetachedMountCall& c, int err) {
+  switch (err) {
+    case ENOSYS: return "this kernel (before 5.2) cannot mount " + c.fstype + " detached: mount it yourself (mount -t " +
+                        c.fstype + " none /sys/kernel/debug)";
+    case EPERM:
+    case EACCES: return "mounting " + c.fstype + " needs root (CAP_SYS_ADMIN in the host's user namespace)";
+    case ENODEV: return mount_hint(MountCall{"", "", c.fstype, 0}, err);
+    default: return "";
+  }
+}
+
 struct Hint {
   int err;
   std::string operator()(const BpfCall& c) const { return bpf_hint(c, err); }
@@ -181,6 +193,7 @@ struct Hint {
   std::string operator()(const TracefsWrite& c) const { return tracefs_hint(c, err); }
   std::string operator()(const ProcMemCall& c) const { return proc_mem_hint(c, err); }
   std::string operator()(const MountCall& c) const { return mount_hint(c, err); }
+  std::string operator()(const DetachedMountCall& c) const { return detached_mount_hint(c, err); }
 };
 
 }  // namespace

@@ -255,3 +255,15 @@ TEST_CASE("mount of tracefs reads as strace prints it; its errors name the cause
   CHECK(call_error("mount", debugfs, Outcome{-1, ENODEV}, debugfs.target).hint ==
         "this kernel has no debugfs (built without CONFIG_DEBUG_FS)");
 }
+
+TEST_CASE("a detached mount reads as its three calls; a kernel without them is named") {
+  DetachedMountCall call{"debugfs"};
+  CHECK(describe_call(call, Outcome{5, 0}) ==
+        "fsmount(fsopen(\"debugfs\", " + NAME(FSOPEN_CLOEXEC) + ") + fsconfig(" + NAME(FSCONFIG_CMD_CREATE) +
+            "), " + NAME(FSMOUNT_CLOEXEC) + ", " + NAME(MOUNT_ATTR_RDONLY) + "|" + NAME(MOUNT_ATTR_NOSUID) + "|" +
+            NAME(MOUNT_ATTR_NODEV) + "|" + NAME(MOUNT_ATTR_NOEXEC) + ") = 5");
+  CHECK(call_label(call) == "fsmount(debugfs)");
+  CHECK(call_error("read", call, Outcome{-1, ENOSYS}, "").hint.find("before 5.2") != std::string::npos);
+  CHECK(call_error("read", call, Outcome{-1, ENODEV}, "").hint ==
+        "this kernel has no debugfs (built without CONFIG_DEBUG_FS)");
+}

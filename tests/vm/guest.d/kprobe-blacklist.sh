@@ -1,6 +1,6 @@
 # The kprobe blacklist (functions the kernel refuses kprobes on), which the kernel lists only in
 # debugfs (/sys/kernel/debug/kprobes/blacklist), with debugfs mounted and without it: when it
-# is not mounted, rawprobe mounts it in a private mount namespace of a child process to read
+# is not mounted, rawprobe mounts it detached (fsmount: in no directory, seen by no one) to read
 # the file, and the system's mounts do not change. The blacklist is read here, with debugfs
 # mounted, before it is unmounted. Results:
 #   kprobe-blacklist/by-name:mounted     kprobe:X for a function X that is both in
