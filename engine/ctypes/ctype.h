@@ -107,6 +107,9 @@ class TypeSource {
   // `tag` is Struct, Union or Enum for `struct X`, `union X`, `enum X`, and Typedef for a
   // bare name such as `u64` or `pid_t`. Returns nullptr when this source has no such type.
   virtual CTypeRef find(CKind tag, std::string_view name) = 0;
+  // The value of the enumerator of this name (`TCP_ESTABLISHED`), when this source declares
+  // one: scripts use enum constants as plain integers, as in C.
+  virtual std::optional<int64_t> enum_constant(std::string_view) { return std::nullopt; }
 };
 
 }  // namespace rawprobe::ctypes

@@ -26,6 +26,11 @@ CTypeRef ScriptTypes::find(CKind tag, std::string_view name) {
 
 void ScriptTypes::define(CKind tag, const std::string& name, CTypeRef type) { named_[key_of(tag, name)] = type; }
 
+std::optional<int64_t> ScriptTypes::enum_constant(std::string_view name) {
+  if (const int64_t* own = constant(name)) return *own;
+  return fallback_ ? fallback_->enum_constant(name) : std::nullopt;
+}
+
 const int64_t* ScriptTypes::constant(std::string_view name) const {
   auto it = constants_.find(name);
   return it == constants_.end() ? nullptr : &it->second;

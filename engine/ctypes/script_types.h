@@ -22,6 +22,8 @@ class ScriptTypes : public TypeSource {
   explicit ScriptTypes(const DataModel& model = host_data_model()) : model_(model) {}
 
   CTypeRef find(CKind tag, std::string_view name) override;
+  // The script's own enumerators first, then the fallback's (kernel BTF).
+  std::optional<int64_t> enum_constant(std::string_view name) override;
   // A tag (`struct foo` with kind Struct/Union/Enum) or typedef (kind Typedef) of this script;
   // replaces a forward declaration of the same tag.
   void define(CKind tag, const std::string& name, CTypeRef type);

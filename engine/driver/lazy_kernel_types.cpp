@@ -2,7 +2,7 @@
 
 namespace rawprobe::driver {
 
-ctypes::CTypeRef LazyKernelTypes::find(ctypes::CKind tag, std::string_view name) {
+btf::KernelTypes* LazyKernelTypes::types() {
   if (!tried_) {
     tried_ = true;
     // No BTF (kernels before 5.4, or built without it) leaves only the script's own types;
@@ -10,7 +10,20 @@ ctypes::CTypeRef LazyKernelTypes::find(ctypes::CKind tag, std::string_view name)
     Result<btf::KernelTypes> opened = btf::KernelTypes::open();
     if (opened) types_.emplace(std::move(*opened));
   }
-  return types_ ? types_->find(tag, name) : nullptr;
+  return types_ ? &*types_ : nullptr;
+}
+
+ctypes::CTypeRef LazyKernelTypes::find(ctypes::CKind tag, std::string_view name) {
+  btf::KernelTypes* kernel = types();
+  return kernel ? kernel->find(tag, name) : nullptr;
+}
+
+std::optional<int64_t> LazyKernelTypes::enum_constant(std::string_view name) {
+  btf::KernelTypes* kernel = types();
+  if (!kernel) return std::nullopt;
+  Result<btf::Enumerator> found = kernel->enumerator(name);
+  if (!found) return std::nullopt;
+  return found->value;
 }
 
 }  // namespace rawprobe::driver

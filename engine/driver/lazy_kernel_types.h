@@ -10,8 +10,10 @@ namespace rawprobe::driver {
 class LazyKernelTypes final : public ctypes::TypeSource {
  public:
   ctypes::CTypeRef find(ctypes::CKind tag, std::string_view name) override;
+  std::optional<int64_t> enum_constant(std::string_view name) override;
 
  private:
+  btf::KernelTypes* types();
   bool tried_ = false;
   std::optional<btf::KernelTypes> types_;  // empty when the kernel has no readable BTF
 };

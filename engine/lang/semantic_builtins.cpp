@@ -110,6 +110,13 @@ void Checker::builtin(Expr& e) {
     if (e.name == b.name) e.builtin = b.id;
   switch (e.builtin) {
     case BuiltinId::None: {
+      // An enumerator of the script's enums or the kernel's (BTF) is its integer, as in C.
+      if (std::optional<int64_t> value = c_types().enum_constant(e.name)) {
+        e.kind = ExprKind::Integer;
+        e.int_value = static_cast<uint64_t>(*value);
+        e.type = Type::integer(8, true);
+        return;
+      }
       std::vector<std::string> names;
       for (const BuiltinDef& b : kBuiltins) names.push_back(b.name);
       names.push_back("arg0");
