@@ -10,6 +10,8 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cctype>
+#include <unistd.h>
 #include <regex>
 
 #include "tests/kernel/cli_run.h"
@@ -88,9 +90,77 @@ Tally run_tools(const std::vector<std::string>& tools) {
   return t;
 }
 
+// Whether `text` has `word` as a whole word (letters, digits and '_' on neither side).
+bool has_word(const std::string& text, const std::string& word) {
+  auto is_name = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    bool left = at == 0 || !is_name(text[at - 1]);
+    bool right = at + word.size() >= text.size() || !is_name(text[at + word.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// The body of `struct NAME { ... };` in bpftool's C dump of the kernel's BTF, or "".
+std::string btf_struct_body(const std::string& name) {
+  static const std::string dump =
+      run({"bpftool", "btf", "dump", "file", "/sys/kernel/btf/vmlinux", "format", "c"}, 120).out;
+  size_t at = dump.find("\nstruct " + name + " {\n");
+  if (at == std::string::npos) return "";
+  return dump.substr(at, dump.find("\n};\n", at) - at);
+}
+
+// A tool that does not load must fail because this machine lacks what it names, and each such
+// lack is checked here against the machine itself, not taken from rawprobe's word. Returns
+// the reason, or "" when the failure is not one of them.
+std::string missing_on_this_machine(const std::string& message) {
+  std::smatch m;
+  if (message.find("this kernel has no kprobes") != std::string::npos) {
+    bool none = access("/sys/bus/event_source/devices/kprobe", F_OK) != 0 &&
+                access("/sys/kernel/tracing/kprobe_events", F_OK) != 0;
+    return none ? "no kprobes in this kernel (no kprobe PMU, no kprobe_events)" : "";
+  }
+  if (std::regex_search(message, m, std::regex("no function matches '([^']+)' \\(([^)]+)\\)"))) {
+    std::string symbols = run({"nm", "-D", "--defined-only", m[2].str()}).out + run({"nm", m[2].str()}).out;
+    return has_word(symbols, m[1].str()) ? "" : m[2].str() + " has no " + m[1].str() + " (nm)";
+  }
+  if (std::regex_search(message, m, std::regex("resolve kernel symbol '([^']+)': no symbol"))) {
+    std::string kallsyms = read_file("/proc/kallsyms");
+    return has_word(kallsyms, m[1].str()) ? "" : "/proc/kallsyms has no " + m[1].str() + " (data symbols need CONFIG_KALLSYMS_ALL)";
+  }
+  if (std::regex_search(message, m, std::regex("of type 'struct ([^']+)' does not contain a field named '([^']+)'"))) {
+    std::string body = btf_struct_body(m[1].str());
+    return !body.empty() && !has_word(body, m[2].str()) ? "struct " + m[1].str() + " of this kernel has no " + m[2].str() + " (bpftool)" : "";
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("each of bpftrace 0.17's tools loads, or this machine lacks what it probes") {
+  std::vector<std::string> tools = tools_in("/usr/sbin");
+  REQUIRE_MESSAGE(!tools.empty(), "the bpftrace package (tests/install-packages) installs /usr/sbin/*.bt");
+  int loaded = 0, lacking = 0;
+  for (const std::string& tool : tools) {
+    std::string name = tool.substr(tool.rfind('/') + 1);
+    RunResult r = run_rawprobe({"--dry-run", tool}, 120);
+    if (r.status == 0) {
+      ++loaded;
+      continue;
+    }
+    std::string message = first_error(r.err).message;
+    std::string reason = missing_on_this_machine(message);
+    CHECK_MESSAGE(!reason.empty(), name << " does not load, and not for want of something here:\n" << r.err);
+    if (!reason.empty()) {
+      ++lacking;
+      MESSAGE(name << ": not here: " << reason);
+    }
+  }
+  MESSAGE(loaded << " of " << tools.size() << " tools load; " << lacking << " probe what this machine lacks");
+  CHECK(loaded + lacking == int(tools.size()));
+}
 
 TEST_CASE("bpftrace 0.17's tools in /usr/sbin get past the preprocessor and the literals") {
   std::vector<std::string> tools = tools_in("/usr/sbin");
