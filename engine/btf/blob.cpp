@@ -21,12 +21,12 @@ bool valid_int_size(uint32_t size) {
 
 }  // namespace
 
-Result<std::unique_ptr<Blob>> Blob::parse(std::string bytes, std::string origin, const Blob* base) {
+Result<std::unique_ptr<Blob>> Blob::parse(Bytes bytes, std::string origin, const Blob* base) {
   std::unique_ptr<Blob> blob(new Blob);
   blob->bytes_ = std::move(bytes);
   blob->origin_ = std::move(origin);
   blob->base_ = base;
-  const std::string& b = blob->bytes_;
+  std::string_view b = blob->bytes_.view();
   auto fail = [&](std::string what, std::string hint = {}) {
     return make_error("read BTF: " + what, blob->origin_, std::move(hint));
   };
@@ -77,7 +77,7 @@ Result<std::unique_ptr<Blob>> Blob::parse(std::string bytes, std::string origin,
 }
 
 Status Blob::index_types() {
-  const auto* types = reinterpret_cast<const uint8_t*>(bytes_.data()) + types_start_;
+  const auto* types = reinterpret_cast<const uint8_t*>(bytes_.view().data()) + types_start_;
   uint32_t pos = 0;
   while (pos < types_len_) {
     uint32_t id = end_id();
@@ -114,7 +114,7 @@ Record Blob::record(uint32_t id) const {
 
 Record Blob::own_record(uint32_t id) const {
   uint32_t off = offsets_[id - first_id_];
-  const auto* head = reinterpret_cast<const uint8_t*>(bytes_.data()) + types_start_ + off;
+  const auto* head = reinterpret_cast<const uint8_t*>(bytes_.view().data()) + types_start_ + off;
   uint32_t words[3];
   std::memcpy(words, head, sizeof words);
   Record r;

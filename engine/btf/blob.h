@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/base/result.h"
+#include "engine/btf/bytes.h"
 #include "engine/btf/record.h"
 
 namespace rawprobe::btf {
@@ -20,7 +21,7 @@ class Blob {
  public:
   // `origin` names the blob in errors ("vmlinux", "/sys/kernel/btf/ext4"). With a `base`, the
   // blob is split BTF on top of it (which must outlive it).
-  static Result<std::unique_ptr<Blob>> parse(std::string bytes, std::string origin,
+  static Result<std::unique_ptr<Blob>> parse(Bytes bytes, std::string origin,
                                              const Blob* base = nullptr);
 
   const std::string& origin() const { return origin_; }
@@ -38,7 +39,7 @@ class Blob {
   std::string describe(uint32_t id) const;
 
   // The raw bytes, and where the type section lies in them (the seed maker rewrites it).
-  const std::string& bytes() const { return bytes_; }
+  std::string_view bytes() const { return bytes_.view(); }
   uint32_t type_section_start() const { return types_start_; }
   // Total length of the string offsets this blob and its base use.
   uint32_t string_end() const { return strings_base_ + static_cast<uint32_t>(strings_.size()); }
@@ -50,7 +51,7 @@ class Blob {
   Status check_record(const Record& r) const;
   Error error_at(uint32_t id, std::string what) const;
 
-  std::string bytes_;
+  Bytes bytes_;
   std::string origin_;
   const Blob* base_ = nullptr;
   uint32_t first_id_ = 1;

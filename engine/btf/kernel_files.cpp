@@ -1,6 +1,7 @@
 #include "engine/btf/kernel_files.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +43,25 @@ Result<std::string> read_btf_file(const std::string& path) {
   bytes.resize(have);
   ::close(fd);
   return bytes;
+}
+
+Result<Bytes> load_btf_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* at = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (at != MAP_FAILED) {
+        ::close(fd);
+        return Bytes::mapped(at, static_cast<size_t>(st.st_size));
+      }
+    }
+    ::close(fd);
+  }
+  // Kernels before 6.16 refuse to map these files: read them (read_btf_file reports the error).
+  Result<std::string> read = read_btf_file(path);
+  if (!read) return read.error();
+  return Bytes(std::move(*read));
 }
 
 std::vector<std::string> module_btf_names(const std::string& dir) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/base/result.h"
+#include "engine/btf/bytes.h"
 
 namespace rawprobe::btf {
 
@@ -14,6 +15,9 @@ std::string kernel_btf_dir();
 // The whole file. sysfs reports the true size of these binary attributes, but the read loop
 // goes to EOF anyway, as for any pseudo file.
 Result<std::string> read_btf_file(const std::string& path);
+// The file mapped read-only where the kernel allows it (vmlinux from Linux 6.16), else read
+// as above.
+Result<Bytes> load_btf_file(const std::string& path);
 
 // File names in `dir` other than "vmlinux", sorted.
 std::vector<std::string> module_btf_names(const std::string& dir);

@@ -18,7 +18,7 @@ namespace {
 struct Source {
   std::string name;
   std::string path;           // empty when the bytes were given in memory
-  std::string pending_bytes;  // from_blobs: the bytes until the module is parsed
+  Bytes pending_bytes;        // from_blobs: the bytes until the module is parsed
   bool tried = false;
   std::unique_ptr<Blob> blob;
   std::unique_ptr<NameIndex> names;
@@ -48,9 +48,9 @@ struct KernelTypes::State {
   Source* load(Source& m) {
     if (!m.tried) {
       m.tried = true;
-      std::string bytes = std::move(m.pending_bytes);
+      Bytes bytes = std::move(m.pending_bytes);
       if (!m.path.empty()) {
-        Result<std::string> read = read_btf_file(m.path);
+        Result<Bytes> read = load_btf_file(m.path);
         if (!read) {
           m.failed = read.error();
           return nullptr;
@@ -132,7 +132,7 @@ Result<KernelTypes> KernelTypes::from_blobs(NamedBlob vmlinux, std::vector<Named
 
 Result<KernelTypes> KernelTypes::open() {
   std::string dir = kernel_btf_dir();
-  Result<std::string> bytes = read_btf_file(dir + "/vmlinux");
+  Result<Bytes> bytes = load_btf_file(dir + "/vmlinux");
   if (!bytes) return bytes.error();
   std::vector<NamedBlob> none;
   Result<KernelTypes> kernel = from_blobs({dir + "/vmlinux", std::move(*bytes)}, std::move(none));

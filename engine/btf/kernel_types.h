@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "engine/base/result.h"
+#include "engine/btf/bytes.h"
 #include "engine/ctypes/ctype.h"
 
 namespace rawprobe::btf {
@@ -48,7 +49,7 @@ struct KernelFunction {
 // A BTF blob given by name, for tests and tools that do not read /sys/kernel/btf.
 struct NamedBlob {
   std::string name;   // "vmlinux" or the module's name
-  std::string bytes;
+  Bytes bytes;
 };
 
 class KernelTypes final : public ctypes::TypeSource {
