@@ -12,20 +12,25 @@ READY_STDOUT_BYTES = len("Attaching 1 probe...\n") + 1 + len(READY_TEXT) + 1
 
 
 def attach_then_stop(tool, script, timeout, while_attached=None, to_file=False, devnull=False,
-                     env=None):
+                     env=None, ready_pattern=None):
     """Runs `script` plus the ready marker; once ready, calls `while_attached(run)` (its
     dict joins the result), then Ctrl-C. Returns {attaching, ready, detach, rss_kb, ...} in
     seconds / KiB, or the reason the tracer never got ready.
 
     devnull: stdout goes to /dev/null; "ready" is then the moment the tracer has written
     READY_STDOUT_BYTES to stdout: the "Attaching N probes..." line (22 bytes or more, fewer
-    than that total) and the marker, which are all it prints before the first event."""
-    run = Run(tool.script(with_ready(script)), to_file=to_file, devnull=devnull, env=env)
+    than that total) and the marker, which are all it prints before the first event.
+
+    ready_pattern: the script runs as given (a tool with a BEGIN of its own: bpftrace 0.17
+    allows only one), and its first line matching the pattern, printed by that BEGIN, is the
+    ready line instead of the marker."""
+    text = script if ready_pattern else with_ready(script)
+    run = Run(tool.script(text), to_file=to_file, devnull=devnull, env=env)
     try:
         if devnull:
             ready = run.wait_for_stdout_bytes(READY_STDOUT_BYTES, timeout)
         else:
-            ready = run.wait_for_line(READY_PATTERN, timeout)
+            ready = run.wait_for_line(ready_pattern or READY_PATTERN, timeout)
         if ready is None:
             still_running = run.proc.poll() is None
             status = run.stop(10)

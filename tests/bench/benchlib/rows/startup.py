@@ -37,8 +37,8 @@ def measure(ctx):
     return measures
 
 
-def _one(tool, script):
-    result = attach_then_stop(tool, script, TIMEOUT)
+def _one(tool, script, ready_pattern=None):
+    result = attach_then_stop(tool, script, TIMEOUT, ready_pattern=ready_pattern)
     if isinstance(result, str):
         return result
     return {
