@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <set>
@@ -36,6 +37,20 @@ struct ToolRun {
   RunResult rawprobe, bpftrace, workload;
   pid_t workload_pid = -1;
 };
+
+Lines lines_of(const std::string& text);
+
+// The "Attaching N probes..." line and every other line without a digit: the tool's title and
+// column headings, which both tracers print alike whatever the events were (every event line
+// holds a pid, a count or a time).
+Lines headings(const std::string& out) {
+  Lines lines;
+  for (const std::string& line : lines_of(out))
+    if (line.starts_with("Attaching ") ||
+        (!line.empty() && std::none_of(line.begin(), line.end(), [](char c) { return std::isdigit((unsigned char)c); })))
+      lines.push_back(line);
+  return lines;
+}
 
 // Reads `tracer`'s output until its BEGIN block has printed `begin_text`: both tracers print
 // "Attaching N probes..." and then run BEGIN once every probe is in, so after this line an
@@ -71,6 +86,9 @@ ToolRun run_tool(const std::string& tool, const std::string& begin_text, const s
   r.bpftrace = bpftrace.finish(30);
   CHECK_MESSAGE(r.rawprobe.status == 0, tool << ": rawprobe:\n" << r.rawprobe.err);
   CHECK_MESSAGE(r.bpftrace.status == 0, tool << ": bpftrace:\n" << r.bpftrace.err);
+  CHECK_MESSAGE(headings(r.rawprobe.out) == headings(r.bpftrace.out), tool << ": rawprobe:\n"
+                                                                       << r.rawprobe.out << "bpftrace:\n"
+                                                                       << r.bpftrace.out);
   return r;
 }
 
@@ -88,13 +106,39 @@ Lines fields_of(const std::string& line) {
   return fields;
 }
 
-// The rows of a tool's table whose column `key_col` reads `key`, each with the columns in
-// `drop` (times, latencies) left out and the rest joined by one space.
-Lines rows_where(const std::string& out, size_t key_col, const std::string& key, std::set<size_t> drop = {}) {
+// `line` with the fields in `drop` (times, latencies), each with the blanks around it (its
+// padding, whichever way it is aligned), shown as " * ", and the rest kept byte for byte, so
+// that the other columns' widths and padding compare too.
+std::string masked(const std::string& line, const std::set<size_t>& drop) {
+  std::string out;
+  size_t at = 0;
+  for (size_t index = 0; at < line.size(); ++index) {
+    size_t start = line.find_first_not_of(" \t", at);
+    if (start == std::string::npos) break;
+    size_t end = std::min(line.find_first_of(" \t", start), line.size());
+    if (drop.count(index)) {
+      out += " * ";
+      end = std::min(line.find_first_not_of(" \t", end), line.size());
+    } else {
+      out += line.substr(at, end - at);
+    }
+    at = end;
+  }
+  return out + line.substr(at);
+}
+
+// The lines of a tool's table whose column `key_col` reads `key`: masked as above when
+// `exact`, else their fields other than `drop` joined by one space.
+Lines rows_where(const std::string& out, size_t key_col, const std::string& key, std::set<size_t> drop = {},
+                 bool exact = false) {
   Lines rows;
   for (const std::string& line : lines_of(out)) {
     Lines f = fields_of(line);
     if (f.size() <= key_col || f[key_col] != key) continue;
+    if (exact) {
+      rows.push_back(masked(line, drop));
+      continue;
+    }
     std::string row;
     for (size_t i = 0; i < f.size(); ++i) {
       if (drop.count(i)) continue;
@@ -117,14 +161,14 @@ bool contains(const Lines& lines, const std::string& line) {
 
 // The rows rawprobe printed for `key`, after checking they equal bpftrace's.
 Lines same_rows(const ToolRun& r, size_t key_col, const std::string& key, std::set<size_t> drop = {}) {
-  Lines ours = rows_where(r.rawprobe.out, key_col, key, drop);
-  Lines oracle = rows_where(r.bpftrace.out, key_col, key, drop);
+  Lines ours = rows_where(r.rawprobe.out, key_col, key, drop, true);
+  Lines oracle = rows_where(r.bpftrace.out, key_col, key, drop, true);
   CHECK_MESSAGE(ours == oracle, "rows for " << key << " differ\nrawprobe:\n"
                                             << joined(ours) << "bpftrace:\n"
                                             << joined(oracle) << "rawprobe's stderr:\n"
                                             << r.rawprobe.err << "bpftrace's stderr:\n"
                                             << r.bpftrace.err);
-  return ours;
+  return rows_where(r.rawprobe.out, key_col, key, drop);
 }
 
 // A file this test creates, with a name no other process opens.
@@ -322,12 +366,12 @@ TEST_CASE("writeback.bt run for real reports a sync's device, pages and reason a
   REQUIRE(stat(path.c_str(), &st) == 0);
   unlink(path.c_str());
   std::string device = std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
-  Lines ours = rows_where(r.rawprobe.out, 1, device, {0, 4});
-  Lines oracle = rows_where(r.bpftrace.out, 1, device, {0, 4});
+  Lines ours = rows_where(r.rawprobe.out, 1, device, {0, 4}, true);
+  Lines oracle = rows_where(r.bpftrace.out, 1, device, {0, 4}, true);
   auto synced = [](const Lines& rows) {
     Lines out;
     for (const std::string& row : rows)
-      if (row.ends_with(" sync")) out.push_back(row);
+      if (contains(fields_of(row), "sync")) out.push_back(row);
     return out;
   };
   CHECK_MESSAGE(!synced(ours).empty(), r.rawprobe.out);
