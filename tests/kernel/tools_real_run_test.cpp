@@ -16,6 +16,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -356,6 +357,15 @@ TEST_CASE("pidpersec.bt run for real counts a workload's forks, as bpftrace 0.17
     CHECK_MESSAGE(ticks >= 1, out->out);
     CHECK_MESSAGE(total >= children + 1, out->out);
   }
+  // What the lines look like, each run of digits read as N: the same kinds of line in both.
+  auto shapes = [](const std::string& out) {
+    std::set<std::string> kinds;
+    for (const std::string& line : lines_of(out)) kinds.insert(std::regex_replace(line, std::regex("[0-9]+"), "N"));
+    return kinds;
+  };
+  CHECK_MESSAGE(shapes(r.rawprobe.out) == shapes(r.bpftrace.out), "rawprobe:\n"
+                                                                     << r.rawprobe.out << "bpftrace:\n"
+                                                                     << r.bpftrace.out);
 }
 
 TEST_CASE("writeback.bt run for real reports a sync's device, pages and reason as bpftrace 0.17 does") {
