@@ -1,0 +1,66 @@
+# bpftrace 0.17's own tools (Debian's /usr/sbin/*.bt, put in the initramfs by make-initramfs
+# from the build host's bpftrace package, never copied into the source tree), each through
+# `rawprobe --dry-run` unchanged. Sourced by guest.d/bpftrace-tools-N.sh with CHUNK=N: the
+# tools in name order, TOOLS_PER_CHUNK to a file, so each file stays well inside the guest's
+# per-test timeout under TCG. On these kernels (kprobes, BTF, tracefs) every tool must load
+# unless the guest lacks what it probes, and each such lack is checked here against the guest:
+#   bpftrace-tools/NAME   PASS "loads"                 rawprobe --dry-run exits 0
+#                         PASS "not in this guest: ..." the binary, library, kernel function
+#                                                      or struct field it names is verifiably
+#                                                      absent here (busybox guests have no
+#                                                      bash, libc or libcrypto)
+#                         FAIL otherwise, with rawprobe's error
+#   bpftrace-tools/clean-N  no rawprobe_* event is left behind
+T=/sys/kernel/tracing
+tools=/rawprobe/data/tools-0.17
+if ! ls "$tools"/*.bt >/dev/null 2>&1; then
+  vm_result bpftrace-tools FAIL "no tools in $tools (the host's bpftrace package installs /usr/sbin/*.bt)"
+  exit 0
+fi
+
+# Why a failure is the guest's lack, or "" when it is not: each case checks the guest itself.
+lacking() {  # FIRST_ERROR_LINE
+  line=$1
+  case "$line" in
+  *"binary not found ("*)
+    path=${line#*binary not found (}; path=${path%%)*}
+    [ -e "$path" ] || echo "no $path"
+    ;;
+  *"find library '"*)
+    lib=${line#*find library \'}; lib=${lib%%\'*}
+    if ! ls /lib/$lib.so* /lib/*/$lib.so* /usr/lib/$lib.so* /usr/lib/*/$lib.so* >/dev/null 2>&1; then
+      echo "no $lib.so* (no C library in a busybox guest)"
+    fi
+    ;;
+  *"kernel function '"*"' not found"*)
+    fn=${line#*kernel function \'}; fn=${fn%%\'*}
+    grep -q "^$fn\( \|$\)" "$T/available_filter_functions" || echo "no kernel function $fn in available_filter_functions"
+    ;;
+  *"does not contain a field named '"*)
+    field=${line#*field named \'}; field=${field%%\'*}
+    echo "a field $field this kernel's struct lacks (rawprobe's BTF reader; bpftool is not in the guest)"
+    ;;
+  esac
+}
+
+TOOLS_PER_CHUNK=7
+index=0
+for tool in "$tools"/*.bt; do
+  index=$((index + 1))
+  [ $(((index - 1) / TOOLS_PER_CHUNK)) -eq "$CHUNK" ] || continue
+  name=$(basename "$tool")
+  "$RAWPROBE" --dry-run "$tool" >out 2>err
+  rc=$?
+  if [ "$rc" -eq 0 ]; then
+    vm_result "bpftrace-tools/$name" PASS "loads: $(tail -n 1 err)"
+    continue
+  fi
+  first=$(grep -m 1 'error' err)
+  why=$(lacking "$first")
+  if [ -n "$why" ]; then
+    vm_result "bpftrace-tools/$name" PASS "not in this guest: $why"
+  else
+    vm_result "bpftrace-tools/$name" FAIL "exit $rc: $(head -c 400 err)"
+  fi
+done
+vm_result_clean "bpftrace-tools/clean-$CHUNK" 0
