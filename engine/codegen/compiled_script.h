@@ -71,13 +71,16 @@
 namespace rawprobe::codegen {
 
 inline constexpr uint64_t kAsyncBase = 1u << 30;
-inline constexpr uint64_t kAsyncExit = kAsyncBase + 0;
-inline constexpr uint64_t kAsyncPrintMap = kAsyncBase + 1;
-inline constexpr uint64_t kAsyncClearMap = kAsyncBase + 2;
-inline constexpr uint64_t kAsyncZeroMap = kAsyncBase + 3;
-inline constexpr uint64_t kAsyncTime = kAsyncBase + 4;
-inline constexpr uint64_t kAsyncPrintValue = kAsyncBase + 5;
-inline constexpr uint64_t kAsyncNewPid = kAsyncBase + 6;
+// The async events, numbered from kAsyncBase in the order of async_events.def.
+enum class AsyncEvent : uint32_t {
+#define ASYNC_EVENT(name, handler) name,
+#include "engine/codegen/async_events.def"
+#undef ASYNC_EVENT
+};
+#define ASYNC_EVENT(name, handler) \
+  inline constexpr uint64_t kAsync##name = kAsyncBase + static_cast<uint64_t>(AsyncEvent::name);
+#include "engine/codegen/async_events.def"
+#undef ASYNC_EVENT
 
 // A kernel map to create before loading. Its index in CompiledScript::maps is the
 // bpf::MapHandle id the programs use.

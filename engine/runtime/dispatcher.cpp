@@ -1,6 +1,7 @@
 #include "engine/runtime/dispatcher.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 #include <cstring>
 
@@ -99,51 +100,58 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
     out_->printf_event(*f, args.data(), args.size());
     return;
   }
-  switch (id) {
-    case codegen::kAsyncExit:
-      exit_ = true;
-      ignoring_ = true;
-      return;
-    case codegen::kAsyncPrintMap: {
-      uint64_t map = field(record, len, 1);
-      if (map >= info_->maps.size()) return problem("print() of unknown map " + std::to_string(map));
-      if (Status s = print_map(size_t(map), uint32_t(field(record, len, 2)),
-                               uint32_t(field(record, len, 3)));
-          !s)
-        problem(s.error().message());
-      return;
-    }
-    case codegen::kAsyncClearMap:
-    case codegen::kAsyncZeroMap: {
-      uint64_t map = field(record, len, 1);
-      if (map >= info_->maps.size()) return problem("clear()/zero() of unknown map " + std::to_string(map));
-      Status s = id == codegen::kAsyncClearMap ? maps_->clear(size_t(map)) : maps_->zero(size_t(map));
-      if (!s) problem(s.error().message());
-      return;
-    }
-    case codegen::kAsyncTime: {
-      uint64_t format = field(record, len, 1);
-      if (format >= info_->time_formats.size()) return problem("time() with unknown format " + std::to_string(format));
-      if (Status s = out_->time_event(info_->time_formats[format]); !s) problem(s.error().message());
-      return;
-    }
-    case codegen::kAsyncPrintValue: {
-      uint64_t value = field(record, len, 1);
-      if (value >= script_->print_values.size())
-        return problem("print() of unknown value " + std::to_string(value));
-      const Type& type = script_->print_values[value].type;
-      if (len < 16 + type_size(type)) return problem("print() record shorter than its value");
-      if (!PointText::has_ids(type)) return out_->value(type, record + 16);
-      std::span<const uint8_t> text = as_text({type}, record + 16, len - 16);
-      out_->value(text_.text_type(type), text.data());
-      return;
-    }
-    case codegen::kAsyncNewPid:
-      if (StackText* symbols = maps_->symbols()) symbols->note_pid(static_cast<uint32_t>(field(record, len, 1)));
-      return;
-    default:
-      problem("event with unknown id " + std::to_string(id));
-  }
+  using Handler = void (EventDispatcher::*)(const uint8_t*, size_t);
+  static constexpr Handler kHandlers[] = {
+#define ASYNC_EVENT(name, handler) &EventDispatcher::handler,
+#include "engine/codegen/async_events.def"
+#undef ASYNC_EVENT
+  };
+  uint64_t index = id - codegen::kAsyncBase;
+  if (index >= std::size(kHandlers)) return problem("event with unknown id " + std::to_string(id));
+  (this->*kHandlers[index])(record, len);
+}
+
+void EventDispatcher::on_exit(const uint8_t*, size_t) {
+  exit_ = true;
+  ignoring_ = true;
+}
+
+void EventDispatcher::on_print_map(const uint8_t* record, size_t len) {
+  uint64_t map = field(record, len, 1);
+  if (map >= info_->maps.size()) return problem("print() of unknown map " + std::to_string(map));
+  if (Status s = print_map(size_t(map), uint32_t(field(record, len, 2)), uint32_t(field(record, len, 3))); !s)
+    problem(s.error().message());
+}
+
+void EventDispatcher::on_clear(const uint8_t* record, size_t len) { clear_or_zero(record, len, true); }
+
+void EventDispatcher::on_zero(const uint8_t* record, size_t len) { clear_or_zero(record, len, false); }
+
+void EventDispatcher::clear_or_zero(const uint8_t* record, size_t len, bool clear) {
+  uint64_t map = field(record, len, 1);
+  if (map >= info_->maps.size()) return problem("clear()/zero() of unknown map " + std::to_string(map));
+  Status s = clear ? maps_->clear(size_t(map)) : maps_->zero(size_t(map));
+  if (!s) problem(s.error().message());
+}
+
+void EventDispatcher::on_time(const uint8_t* record, size_t len) {
+  uint64_t format = field(record, len, 1);
+  if (format >= info_->time_formats.size()) return problem("time() with unknown format " + std::to_string(format));
+  if (Status s = out_->time_event(info_->time_formats[format]); !s) problem(s.error().message());
+}
+
+void EventDispatcher::on_print_value(const uint8_t* record, size_t len) {
+  uint64_t value = field(record, len, 1);
+  if (value >= script_->print_values.size()) return problem("print() of unknown value " + std::to_string(value));
+  const Type& type = script_->print_values[value].type;
+  if (len < 16 + type_size(type)) return problem("print() record shorter than its value");
+  if (!PointText::has_ids(type)) return out_->value(type, record + 16);
+  std::span<const uint8_t> text = as_text({type}, record + 16, len - 16);
+  out_->value(text_.text_type(type), text.data());
+}
+
+void EventDispatcher::on_new_pid(const uint8_t* record, size_t len) {
+  if (StackText* symbols = maps_->symbols()) symbols->note_pid(static_cast<uint32_t>(field(record, len, 1)));
 }
 
 // cat() and system(): their printf text names a file or is a command (command_events.h).

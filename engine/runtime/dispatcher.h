@@ -47,6 +47,11 @@ class EventDispatcher {
                   const ScriptMaps& maps, Output& out)
       : info_(&info), script_(&script), maps_(&maps), out_(&out), text_(&script.point_names) {}
   void problem(std::string text);
+  // The async events' handlers (codegen/async_events.def names each event's).
+#define ASYNC_EVENT(name, handler) void handler(const uint8_t* record, size_t len);
+#include "engine/codegen/async_events.def"
+#undef ASYNC_EVENT
+  void clear_or_zero(const uint8_t* record, size_t len, bool clear);
   void command_event(uint64_t printf_id, std::span<const uint8_t> args);  // cat(), system(), join()
   void join_event(const std::string& separator, std::span<const uint8_t> args);
   // A value laid out by `types` with its point ids written as text (valid until the next call).
