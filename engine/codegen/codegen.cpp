@@ -161,7 +161,9 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
                           std::to_string(blocks.size()));
   for (size_t b = 0; b < blocks.size(); ++b) {
     const std::vector<probes::AttachPoint>& points = points_per_block[b];
-    if (points.empty()) return make_error("compile probe block " + std::to_string(b + 1), options.source_name, "it has no attach points");
+    // Empty only when config variable missing_probes let its probes be left out: the block
+    // has nothing to run on, so it gets no program.
+    if (points.empty()) continue;
     // One attach() call per provider: group the block's points by it, keeping their order.
     std::vector<std::vector<size_t>> groups;
     std::vector<const probes::Provider*> providers;
