@@ -70,6 +70,14 @@ ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptio
     def.key_size = layout.key.size;
     def.value_size = std::max<uint32_t>(layout.slot_size, 1);
     def.max_entries = layout.single_entry ? 1 : options.map_max_entries;
+    // `let @m = lruhash(N);`: N entries, and the kernel evicts old keys instead of refusing
+    // new ones (the front end checked that the kind fits the value).
+    for (const lang::MapDecl& d : program.ast.map_decls) {
+      if (d.name != def.name || layout.single_entry) continue;
+      def.max_entries = uint32_t(d.max_entries);
+      if (d.kind.find("lru") != std::string::npos)
+        def.type = layout.per_cpu ? BPF_MAP_TYPE_LRU_PERCPU_HASH : BPF_MAP_TYPE_LRU_HASH;
+    }
     def.user_map = static_cast<int>(id);
     user_maps_.push_back(static_cast<uint32_t>(out.maps.size()));
     out.maps.push_back(def);

@@ -157,8 +157,18 @@ struct MacroDef {
   ExprPtr value;  // the last expression when it has no ';' after it: the macro's value
 };
 
+// `let @m = lruhash(100);` before the probes (bpftrace 0.26, "Map Declarations"): the map's
+// kernel type (hash, lruhash, percpuhash, percpulruhash) and how many entries it holds.
+struct MapDecl {
+  std::string name;
+  std::string kind;
+  uint64_t max_entries = 0;
+  Span span;
+};
+
 struct Program {
   std::vector<ProbeBlock> probes;
+  std::vector<MapDecl> map_decls;
   std::vector<ConfigEntry> config;
   std::vector<MacroDef> macros;
   // The named options the script reads with getopt(), in order of first use.

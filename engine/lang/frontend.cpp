@@ -9,6 +9,26 @@
 
 namespace rawprobe::lang {
 
+namespace {
+
+// A declared map's kind must fit what the script keeps in it: an aggregation (count(), sum(),
+// hist(), ...) lives in a per-CPU map, any other value in a shared one; a map without keys is
+// one slot, whatever its declaration.
+void check_map_declarations(const CheckedProgram& program, Diagnostics& diags) {
+  for (const MapDecl& d : program.ast.map_decls) {
+    for (const MapInfo& m : program.info.maps) {
+      if (m.name != d.name || m.layout.single_entry) continue;
+      bool per_cpu = d.kind.rfind("percpu", 0) == 0;
+      if (per_cpu != m.layout.per_cpu)
+        diags.error(d.span, "map " + d.name + " holds " + (m.layout.per_cpu ? "an aggregation" : "plain values") +
+                                ", which needs a " + (m.layout.per_cpu ? "per-CPU" : "shared") + " map: declare it with " +
+                                (m.layout.per_cpu ? "percpuhash or percpulruhash" : "hash or lruhash"));
+    }
+  }
+}
+
+}  // namespace
+
 FrontEndResult run_front_end(const SourceFile& src, const SemanticOptions& options) {
   FrontEndResult r;
   r.program.ast = parse_program(src, r.diagnostics, options.params);
@@ -37,6 +57,7 @@ FrontEndResult run_front_end(const SourceFile& src, const SemanticOptions& optio
   checked_options.stack_mode = r.settings.stack_mode;
   // Checking a tree with holes would mostly report echoes of the syntax errors.
   if (!r.diagnostics.has_errors() && env_error.empty()) r.program.info = analyse(r.program.ast, checked_options, r.diagnostics);
+  if (!r.diagnostics.has_errors()) check_map_declarations(r.program, r.diagnostics);
   r.ok = !r.diagnostics.has_errors() && env_error.empty();
   r.errors = env_error + r.diagnostics.render(src);
   return r;

@@ -1,5 +1,7 @@
 #include "engine/lang/parser.h"
 
+#include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "engine/ctypes/decl_parser.h"
@@ -170,6 +172,10 @@ class Parser {
       config_block(prog);
       return true;
     }
+    if (word.text == "let" && after.kind == Tok::MapName) {
+      map_declaration(prog);
+      return true;
+    }
     if (word.text == "macro" && after.kind == Tok::Ident) {
       macro_definition(prog);
       return true;
@@ -195,6 +201,25 @@ class Parser {
       prog.config.push_back(std::move(entry));
       if (!at(Tok::RBrace)) expect(Tok::Semi, "between config variables");
     }
+  }
+
+  // let @m = lruhash(100);
+  void map_declaration(Program& prog) {
+    Token kw = take();
+    Token name = take();
+    expect(Tok::Assign, ("after 'let " + name.text + "'").c_str());
+    Token kind = expect(Tok::Ident, "as the map's type (hash, lruhash, percpuhash or percpulruhash)");
+    expect(Tok::LParen, "after the map's type: it takes the most entries, e.g. lruhash(100)");
+    Token n = expect(Tok::Integer, "as the map's most entries, e.g. lruhash(100)");
+    Token close = expect(Tok::RParen, "after the map's most entries");
+    expect(Tok::Semi, "after the map declaration");
+    static const char* const kKinds[] = {"hash", "lruhash", "percpuhash", "percpulruhash"};
+    if (std::find(std::begin(kKinds), std::end(kKinds), kind.text) == std::end(kKinds))
+      fail(kind.span, "unknown map type '" + kind.text + "': use hash, lruhash, percpuhash or percpulruhash");
+    if (n.value == 0 || n.value > UINT32_MAX) fail(n.span, "a map holds 1 to 4294967295 entries, not " + std::to_string(n.value));
+    for (const MapDecl& d : prog.map_decls)
+      if (d.name == name.text) fail(name.span, "map " + name.text + " is declared twice");
+    prog.map_decls.push_back({name.text, kind.text, n.value, Span::join(kw.span, close.span)});
   }
 
   void macro_definition(Program& prog) {

@@ -193,3 +193,18 @@ TEST_CASE("getopt reads named options after --, typed by its default") {
   CHECK(r.errors.find("unexpected program command line option --dpeth; did you mean 'depth'?: expected program options: --depth") !=
         std::string::npos);
 }
+
+TEST_CASE("map declarations take 0.26's four kinds and must fit the value") {
+  // docs "Map Declarations": hash, lruhash, percpuhash, percpulruhash, with max entries.
+  FrontEndResult r = check("let @a = lruhash(100);\nlet @b = percpulruhash(20);\nBEGIN { @a[1] = 2; @b[1] = count(); }");
+  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE(r.program.ast.map_decls.size() == 2);
+  CHECK(r.program.ast.map_decls[0].max_entries == 100);
+  CHECK(r.program.ast.map_decls[1].kind == "percpulruhash");
+  r = check("let @a = arrayhash(10);\nBEGIN { @a[1] = 2; }");
+  CHECK(r.errors.find("unknown map type 'arrayhash'") != std::string::npos);
+  r = check("let @a = hash(0);\nBEGIN { @a[1] = 2; }");
+  CHECK(r.errors.find("a map holds 1 to 4294967295 entries, not 0") != std::string::npos);
+  r = check("let @a = hash(10);\nBEGIN { @a[1] = count(); }");
+  CHECK(r.errors.find("map @a holds an aggregation, which needs a per-CPU map") != std::string::npos);
+}
