@@ -70,6 +70,14 @@ ScriptState::ScriptState(const lang::CheckedProgram& program, const CompileOptio
     def.key_size = layout.key.size;
     def.value_size = std::max<uint32_t>(layout.slot_size, 1);
     def.max_entries = layout.single_entry ? 1 : options.map_max_entries;
+    // `let @m = lruhash(N);`: N entries, and the kernel evicts old keys instead of refusing
+    // new ones (the front end checked that the kind fits the value).
+    for (const lang::MapDecl& d : program.ast.map_decls) {
+      if (d.name != def.name || layout.single_entry) continue;
+      def.max_entries = uint32_t(d.max_entries);
+      if (d.kind.find("lru") != std::string::npos)
+        def.type = layout.per_cpu ? BPF_MAP_TYPE_LRU_PERCPU_HASH : BPF_MAP_TYPE_LRU_HASH;
+    }
     def.user_map = static_cast<int>(id);
     user_maps_.push_back(static_cast<uint32_t>(out.maps.size()));
     out.maps.push_back(def);
@@ -161,7 +169,9 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
                           std::to_string(blocks.size()));
   for (size_t b = 0; b < blocks.size(); ++b) {
     const std::vector<probes::AttachPoint>& points = points_per_block[b];
-    if (points.empty()) return make_error("compile probe block " + std::to_string(b + 1), options.source_name, "it has no attach points");
+    // Empty only when config variable missing_probes let its probes be left out: the block
+    // has nothing to run on, so it gets no program.
+    if (points.empty()) continue;
     // One attach() call per provider: group the block's points by it, keeping their order.
     std::vector<std::vector<size_t>> groups;
     std::vector<const probes::Provider*> providers;

@@ -1,13 +1,24 @@
 #include "engine/driver/prepare.h"
 
+#include <cstdio>
+
 #include "engine/driver/verifier_report.h"
 #include "engine/lang/diagnostics.h"
 #include "engine/sys/bpf_prog.h"
 
 namespace rawprobe::driver {
 
+// A rendered diagnostic ("file:1:2: error: ...") as a warning: config variable
+// missing_probes=warn reports a probe that is not here and goes on without it.
+std::string as_warning(std::string text) {
+  size_t at = text.find(": error: ");
+  if (at != std::string::npos) text.replace(at, 9, ": warning: ");
+  return text;
+}
+
 Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
-    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx) {
+    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx,
+    lang::MissingProbes missing) {
   std::vector<std::vector<probes::AttachPoint>> blocks;
   lang::Diagnostics diags;
   for (const lang::ProbeBlock& block : program.probes) {
@@ -16,7 +27,10 @@ Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
       Result<std::vector<probes::AttachPoint>> found = probes::expand(spec, ctx);
       if (!found) {
         // The caret already shows the spec.
-        diags.error(spec.span, lang::diagnostic_message(found.error(), {spec.raw, spec.canonical()}));
+        std::string message = lang::diagnostic_message(found.error(), {spec.raw, spec.canonical()});
+        if (missing == lang::MissingProbes::Error) diags.error(spec.span, message);
+        if (missing == lang::MissingProbes::Warn)
+          std::fputs(as_warning(lang::render_diagnostic(src, {spec.span, message})).c_str(), stderr);
         continue;
       }
       for (probes::AttachPoint& p : *found) points.push_back(std::move(p));

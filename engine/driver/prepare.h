@@ -11,15 +11,22 @@
 #include "engine/base/result.h"
 #include "engine/codegen/compiled_script.h"
 #include "engine/lang/program_info.h"
+#include "engine/lang/settings.h"
 #include "engine/lang/source.h"
 #include "engine/probes/provider.h"
 #include "engine/sys/fd.h"
 
 namespace rawprobe::driver {
 
-// On failure the Error's message is the complete text to print (diagnostic rendered).
+// On failure the Error's message is the complete text to print (diagnostic rendered). With
+// `missing` (config variable missing_probes) warn or ignore, a spec that does not expand is
+// left out, with a warning or silently.
 Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
-    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx);
+    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx,
+    lang::MissingProbes missing = lang::MissingProbes::Error);
+
+// A rendered diagnostic turned into the same text as a warning.
+std::string as_warning(std::string text);
 
 struct LoadedProgram {
   const codegen::CompiledProgram* compiled = nullptr;

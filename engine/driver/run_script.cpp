@@ -38,8 +38,6 @@
 namespace rawprobe::driver {
 namespace {
 
-// Perf buffer pages per CPU (bpftrace's default, 64 pages = 256 KiB with 4 KiB pages).
-constexpr uint32_t kPerfBufferPages = 64;
 // The ring buffer's data size: one CPU's worth of bpftrace's perf buffer. Every page of it
 // counts in our RSS twice (the reader maps the data pages twice so a record that wraps
 // around reads as one piece, and the kernel maps them all at mmap time): at the previous
@@ -73,7 +71,7 @@ Status write_start_time(const codegen::CompiledScript& script, const runtime::Sc
 Result<std::vector<BlockAttachment>> attach_all(
     const std::vector<LoadedProgram>& programs,
     const std::vector<std::vector<probes::AttachPoint>>& points,
-    const probes::AttachOptions& options) {
+    const probes::AttachOptions& options, lang::MissingProbes missing) {
   std::vector<BlockAttachment> handles;
   for (const LoadedProgram& p : programs) {
     const std::vector<probes::AttachPoint>& block = points[p.compiled->block];
@@ -83,6 +81,12 @@ Result<std::vector<BlockAttachment>> attach_all(
     if (served.empty()) continue;
     int fd = p.fd.get();
     Result<std::unique_ptr<probes::Attachment>> a = probes::attach(served, {&fd, 1}, options);
+    if (!a && missing != lang::MissingProbes::Error) {
+      if (missing == lang::MissingProbes::Warn)
+        std::fprintf(stderr, "rawprobe: warning: %s (missing_probes = warn: going on without it)\n",
+                     a.error().message().c_str());
+      continue;
+    }
     if (!a) return a.error();
     // Kept until END has run when it serves END at all: a block such as `BEGIN,END { ... }` is
     // one attachment (its points' cookies are their places in it), and its BEGIN half, already
@@ -158,6 +162,10 @@ int run_script(Options& options) {
                                                          .child_command = !options.command.empty(),
                                                          .unsafe = options.unsafe});
   if (!front.ok) return fail_text(front.errors);
+  if (front.program.ast.options_help) {  // `-- --help`: the script's getopt() options
+    std::fputs(lang::options_listing(front.program.ast.options).c_str(), stdout);
+    return 0;
+  }
   const lang::CheckedProgram& checked = front.program;
   runtime::use_strftime_formats(checked.info.time_formats);
   bool dump_only = !options.dumps.empty();
@@ -188,8 +196,14 @@ int run_script(Options& options) {
   ctx.pid = tracee ? tracee->pid() : -1;
   ctx.unsafe = options.unsafe;
   ctx.maxactive = options.kretprobe_maxactive;
-  Result<std::vector<std::vector<probes::AttachPoint>>> points = expand_blocks(src, checked.ast, ctx);
+  const lang::Settings& settings = front.settings;
+  Result<std::vector<std::vector<probes::AttachPoint>>> points =
+      expand_blocks(src, checked.ast, ctx, settings.missing_probes);
   if (!points) return fail_text(points.error().what);
+  if (count_points(*points) > settings.max_probes)
+    return fail(make_error("the script resolves to " + std::to_string(count_points(*points)) + " probes, more than " +
+                               std::to_string(settings.max_probes) + " (config variable max_probes)",
+                           "", "narrow the wildcards, or raise max_probes in a config block or BPFTRACE_MAX_PROBES"));
   // Dynamic events of rawprobe processes that died without removing them (SIGKILL), now that
   // the front end and the probes have mounted tracefs if they needed it.
   report_stale_events_removed();
@@ -209,6 +223,7 @@ int run_script(Options& options) {
     return true;
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();
+  copts.map_max_entries = uint32_t(std::min<uint64_t>(settings.max_map_keys, UINT32_MAX));
   copts.source_name = options.source_name();
   copts.source = &src;
   copts.attach.mode = options.attach_mode;
@@ -222,6 +237,10 @@ int run_script(Options& options) {
   Result<size_t> symbol_budget = runtime::symbol_budget_bytes(options.symbol_cache_mb);
   if (!symbol_budget) return fail(symbol_budget.error());
   maps->enable_symbols(*symbol_budget, options.folded);
+  if (script.programs.size() > settings.max_bpf_progs)
+    return fail(make_error("the script needs " + std::to_string(script.programs.size()) + " BPF programs, more than " +
+                               std::to_string(settings.max_bpf_progs) + " (config variable max_bpf_progs)",
+                           "", "raise max_bpf_progs in a config block or BPFTRACE_MAX_BPF_PROGS"));
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
   if (!loaded) return fail(loaded.error());
 
@@ -247,7 +266,7 @@ int run_script(Options& options) {
     int fd = maps->fd(size_t(script.events_map));
     Result<std::unique_ptr<runtime::EventReader>> reader =
         script.events_use_ringbuf ? runtime::open_ring_buffer(fd, def.max_entries)
-                                  : runtime::open_perf_buffer(fd, kPerfBufferPages);
+                                  : runtime::open_perf_buffer(fd, uint32_t(settings.perf_rb_pages));
     if (!reader) return fail(reader.error());
     events = std::move(*reader);
   }
@@ -270,7 +289,8 @@ int run_script(Options& options) {
     if (Status s = tracee->run_to_exec(maps_every_semaphore); !s) return fail(s.error());
   }
   probes::AttachOptions attach_options{options.attach_mode, ctx.pid};
-  Result<std::vector<BlockAttachment>> attached = attach_all(*loaded, *points, attach_options);
+  Result<std::vector<BlockAttachment>> attached =
+      attach_all(*loaded, *points, attach_options, settings.missing_probes);
   if (!attached) return fail(attached.error());
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,
@@ -290,7 +310,7 @@ int run_script(Options& options) {
   probes::trigger_end();
   Status drained = runtime::drain_events(parts);
   out.exit_separator();
-  Status printed = dispatcher->print_all_maps();
+  Status printed = settings.print_maps_on_exit ? dispatcher->print_all_maps() : Status{};
   Status flushed = out.flush();
   attached->clear();
   Result<std::vector<std::string>> failed = runtime::failed_update_warnings(script, checked.info, *maps);

@@ -11,6 +11,7 @@
 #include "engine/base/types.h"
 #include "engine/ctypes/script_types.h"
 #include "engine/lang/functions.h"
+#include "engine/lang/named_params.h"
 #include "engine/lang/probe_spec.h"
 #include "engine/lang/source.h"
 
@@ -136,8 +137,44 @@ struct ProbeBlock {
   std::vector<StmtPtr> body;
 };
 
+// One `name = value` of a `config = { ... }` block; the value's text as written (a string
+// literal unescaped), checked against the settings registry (settings.h) by the front end.
+struct ConfigEntry {
+  std::string name;
+  std::string value;
+  Span name_span, value_span;
+};
+
+// `macro name(params) { body }` (bpftrace 0.23 on), expanded away by macro_expand.h before
+// the checker runs. A parameter is "$a" (the caller passes a variable), "@m" (a map) or "x"
+// (any expression, inserted wherever the body says x).
+struct MacroDef {
+  std::string name;
+  Span span;
+  std::vector<std::string> params;
+  std::vector<Span> param_spans;
+  std::vector<StmtPtr> body;
+  ExprPtr value;  // the last expression when it has no ';' after it: the macro's value
+};
+
+// `let @m = lruhash(100);` before the probes (bpftrace 0.26, "Map Declarations"): the map's
+// kernel type (hash, lruhash, percpuhash, percpulruhash) and how many entries it holds.
+struct MapDecl {
+  std::string name;
+  std::string kind;
+  uint64_t max_entries = 0;
+  Span span;
+};
+
 struct Program {
   std::vector<ProbeBlock> probes;
+  std::vector<MapDecl> map_decls;
+  std::vector<ConfigEntry> config;
+  std::vector<MacroDef> macros;
+  // The named options the script reads with getopt(), in order of first use.
+  std::vector<NamedOption> options;
+  // `--help` was among the named options: list `options` instead of running.
+  bool options_help = false;
   // The C types the script declared before its probes, and those the checker derives; every
   // CTypeRef in the tree points into it.
   std::shared_ptr<ctypes::ScriptTypes> c_types = std::make_shared<ctypes::ScriptTypes>();

@@ -2,15 +2,64 @@
 
 #include "engine/lang/parser.h"
 
+#include <algorithm>
+#include <cstdlib>
+
+#include "engine/lang/suggest.h"
+
 namespace rawprobe::lang {
+
+namespace {
+
+// A declared map's kind must fit what the script keeps in it: an aggregation (count(), sum(),
+// hist(), ...) lives in a per-CPU map, any other value in a shared one; a map without keys is
+// one slot, whatever its declaration.
+void check_map_declarations(const CheckedProgram& program, Diagnostics& diags) {
+  for (const MapDecl& d : program.ast.map_decls) {
+    for (const MapInfo& m : program.info.maps) {
+      if (m.name != d.name || m.layout.single_entry) continue;
+      bool per_cpu = d.kind.rfind("percpu", 0) == 0;
+      if (per_cpu != m.layout.per_cpu)
+        diags.error(d.span, "map " + d.name + " holds " + (m.layout.per_cpu ? "an aggregation" : "plain values") +
+                                ", which needs a " + (m.layout.per_cpu ? "per-CPU" : "shared") + " map: declare it with " +
+                                (m.layout.per_cpu ? "percpuhash or percpulruhash" : "hash or lruhash"));
+    }
+  }
+}
+
+}  // namespace
 
 FrontEndResult run_front_end(const SourceFile& src, const SemanticOptions& options) {
   FrontEndResult r;
   r.program.ast = parse_program(src, r.diagnostics, options.params);
+  for (const ConfigEntry& c : r.program.ast.config) {
+    const SettingRow* row = find_setting(c.name);
+    if (!row) {
+      std::vector<std::string> names;
+      for (const SettingRow& known : setting_rows()) names.push_back(known.name);
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      r.diagnostics.error(c.name_span, "unknown config variable '" + c.name + "'" + did_you_mean(c.name, names) +
+                                           " (the variables are " + list + ")");
+    } else if (Status s = apply_setting(r.settings, *row, c.value); !s) {
+      r.diagnostics.error(c.value_span, s.error().what);
+    }
+  }
+  // A bad environment variable has no place in the script to point at: it is reported alone.
+  std::string env_error;
+  if (Status s = apply_environment(r.settings, options.getenv ? options.getenv : [](const char* n) -> const char* {
+        return std::getenv(n);
+      });
+      !s)
+    env_error = "rawprobe: error: " + s.error().what + "\n";
+  SemanticOptions checked_options = options;
+  if (r.settings.was_given("max_strlen")) checked_options.strlen = uint32_t(std::min<uint64_t>(r.settings.max_strlen, UINT32_MAX));
+  checked_options.stack_mode = r.settings.stack_mode;
   // Checking a tree with holes would mostly report echoes of the syntax errors.
-  if (!r.diagnostics.has_errors()) r.program.info = analyse(r.program.ast, options, r.diagnostics);
-  r.ok = !r.diagnostics.has_errors();
-  r.errors = r.diagnostics.render(src);
+  if (!r.diagnostics.has_errors() && env_error.empty()) r.program.info = analyse(r.program.ast, checked_options, r.diagnostics);
+  if (!r.diagnostics.has_errors()) check_map_declarations(r.program, r.diagnostics);
+  r.ok = !r.diagnostics.has_errors() && env_error.empty();
+  r.errors = env_error + r.diagnostics.render(src);
   return r;
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/lang/program_info.h"
 #include "engine/lang/semantic.h"
+#include "engine/lang/settings.h"
 #include "engine/lang/source.h"
 
 namespace rawprobe::lang {
@@ -15,6 +16,8 @@ namespace rawprobe::lang {
 struct FrontEndResult {
   bool ok = false;
   CheckedProgram program;
+  // The config variables: defaults, then the script's config block, then the environment.
+  Settings settings;
   Diagnostics diagnostics;
   std::string errors;  // rendered diagnostics ("file:line:col: error: ..." + line + caret)
 };

@@ -42,6 +42,23 @@ constexpr Keyword kKeywords[] = {
     {"continue", Tok::KwContinue},
 };
 
+bool ident_char(char c);
+
+// bpftrace 0.26's duration literals (`10ms`, `1m`): an integer in nanoseconds. Returns the
+// multiplier and the suffix's length when one starts at `at` and ends the word; {1, 0} if not.
+std::pair<uint64_t, uint32_t> duration_suffix(const std::string& text, uint32_t at) {
+  static const struct { const char* suffix; uint64_t ns; } kUnits[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000ull},
+      {"m", 60000000000ull}, {"h", 3600000000000ull}, {"d", 86400000000000ull},
+  };
+  for (const auto& u : kUnits) {
+    uint32_t n = uint32_t(std::strlen(u.suffix));
+    if (text.compare(at, n, u.suffix) == 0 && !(at + n < text.size() && ident_char(text[at + n])))
+      return {u.ns, n};
+  }
+  return {1, 0};
+}
+
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 int hex_digit(char c) {
@@ -222,6 +239,7 @@ Token Lexer::number(uint32_t begin) {
       ++pos_;
     }
     uint32_t s = pos_;
+    if (duration_suffix(text_, s).second) return;  // `5us` is five microseconds, not 5u + 's'
     if (s < text_.size() && (text_[s] == 'u' || text_[s] == 'U')) ++s;
     for (int l = 0; l < 2 && s < text_.size() && (text_[s] == 'l' || text_[s] == 'L'); ++l) ++s;
     pos_ = s;
@@ -233,6 +251,8 @@ Token Lexer::number(uint32_t begin) {
     ++pos_;
     digits_part(exponent);
   }
+  auto [scale, suffix_len] = scientific ? std::pair<uint64_t, uint32_t>{1, 0} : duration_suffix(text_, pos_);
+  pos_ += suffix_len;
   if (pos_ < text_.size() && ident_char(text_[pos_]))
     return bad("invalid integer literal '" + text_.substr(begin, pos_ - begin + 1) + "...'");
   std::string written = text_.substr(begin, pos_ - begin);
@@ -255,6 +275,8 @@ Token Lexer::number(uint32_t begin) {
     if (t.value > (UINT64_MAX - d) / uint64_t(base)) return invalid(begin, "integer literal does not fit in 64 bits");
     t.value = t.value * uint64_t(base) + d;
   }
+  if (t.value > UINT64_MAX / scale) return invalid(begin, "duration '" + written + "' does not fit in 64 bits of nanoseconds");
+  t.value *= scale;
   return t;
 }
 

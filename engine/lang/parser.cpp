@@ -1,9 +1,13 @@
 #include "engine/lang/parser.h"
 
+#include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "engine/ctypes/decl_parser.h"
 #include "engine/lang/lexer.h"
+#include "engine/lang/macro_expand.h"
+#include "engine/lang/named_params.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -60,12 +64,19 @@ class Parser {
     declarations(prog);
     while (!lex_.at_end()) {
       try {
+        if (preamble_item(prog)) {
+          declarations(prog);
+          continue;
+        }
         prog.probes.push_back(probe());
       } catch (const SyntaxError&) {
         skip_probe();
       }
     }
     if (!lex_.trivia_error().empty()) diags_.error(lex_.trivia_error_span(), lex_.trivia_error());
+    if (std::string unknown = named_params_.unknown_error(); !unknown.empty()) diags_.error({0, 0}, unknown);
+    prog.options = named_params_.declared();
+    prog.options_help = named_params_.given("help").has_value();
     if (prog.probes.empty() && !diags_.has_errors())
       diags_.error({0, 0}, "no probes: a program needs at least one probe, e.g. BEGIN { printf(\"hi\\n\"); }");
     return prog;
@@ -148,6 +159,110 @@ class Parser {
       }
       lex_.reset(pos);
     }
+  }
+
+  // --- bpftrace 0.26's preamble: config blocks and macro definitions ---
+  // True when one was read; false (nothing consumed) at a probe.
+  bool preamble_item(Program& prog) {
+    uint32_t mark = lex_.mark();
+    Token word = lex_.next();
+    Token after = word.kind == Tok::Ident ? lex_.next() : Token{};
+    lex_.reset(mark);
+    if (word.text == "config" && after.kind == Tok::Assign) {
+      config_block(prog);
+      return true;
+    }
+    if (word.text == "let" && after.kind == Tok::MapName) {
+      map_declaration(prog);
+      return true;
+    }
+    if (word.text == "macro" && after.kind == Tok::Ident) {
+      macro_definition(prog);
+      return true;
+    }
+    return false;
+  }
+
+  // config = { name = value; ... }: values are words, integers, true/false or strings.
+  void config_block(Program& prog) {
+    take();  // config
+    expect(Tok::Assign, "after 'config'");
+    expect(Tok::LBrace, "to open the config block");
+    while (!accept(Tok::RBrace)) {
+      if (accept(Tok::Semi)) continue;
+      Token name = expect(Tok::Ident, "as a config variable's name (e.g. max_strlen = 128;)");
+      expect(Tok::Assign, ("after the config variable " + name.text).c_str());
+      Token value = take();
+      ConfigEntry entry{name.text, value.text, name.span, value.span};
+      if (value.kind == Tok::Integer) entry.value = std::string(src_.slice(value.span));
+      else if (value.kind != Tok::Ident && value.kind != Tok::String)
+        fail(value.span, "expected the value of config variable " + name.text + " (a word, a number or a string), found " + describe(value));
+      if (value.kind == Tok::Integer) entry.value = std::to_string(value.value);
+      prog.config.push_back(std::move(entry));
+      if (!at(Tok::RBrace)) expect(Tok::Semi, "between config variables");
+    }
+  }
+
+  // let @m = lruhash(100);
+  void map_declaration(Program& prog) {
+    Token kw = take();
+    Token name = take();
+    expect(Tok::Assign, ("after 'let " + name.text + "'").c_str());
+    Token kind = expect(Tok::Ident, "as the map's type (hash, lruhash, percpuhash or percpulruhash)");
+    expect(Tok::LParen, "after the map's type: it takes the most entries, e.g. lruhash(100)");
+    Token n = expect(Tok::Integer, "as the map's most entries, e.g. lruhash(100)");
+    Token close = expect(Tok::RParen, "after the map's most entries");
+    expect(Tok::Semi, "after the map declaration");
+    static const char* const kKinds[] = {"hash", "lruhash", "percpuhash", "percpulruhash"};
+    if (std::find(std::begin(kKinds), std::end(kKinds), kind.text) == std::end(kKinds))
+      fail(kind.span, "unknown map type '" + kind.text + "': use hash, lruhash, percpuhash or percpulruhash");
+    if (n.value == 0 || n.value > UINT32_MAX) fail(n.span, "a map holds 1 to 4294967295 entries, not " + std::to_string(n.value));
+    for (const MapDecl& d : prog.map_decls)
+      if (d.name == name.text) fail(name.span, "map " + name.text + " is declared twice");
+    prog.map_decls.push_back({name.text, kind.text, n.value, Span::join(kw.span, close.span)});
+  }
+
+  void macro_definition(Program& prog) {
+    Token kw = take();
+    MacroDef def;
+    Token name = expect(Tok::Ident, "after 'macro'");
+    def.name = name.text;
+    def.span = Span::join(kw.span, name.span);
+    expect(Tok::LParen, "after the macro's name");
+    if (!accept(Tok::RParen)) {
+      do {
+        Token p = take();
+        if (p.kind != Tok::VarName && p.kind != Tok::MapName && p.kind != Tok::Ident)
+          fail(p.span, "a macro parameter is a variable ($a), a map (@m) or a name (x), not " + describe(p));
+        def.params.push_back(p.text);
+        def.param_spans.push_back(p.span);
+      } while (accept(Tok::Comma));
+      expect(Tok::RParen, "to close the macro's parameters");
+    }
+    // As braced_block, noting whether the last statement is an expression with no ';' after
+    // it: that expression is the macro's value.
+    Nest n(*this, peek().span);
+    expect(Tok::LBrace, "to open the macro's body");
+    bool value_last = false;
+    while (!at(Tok::RBrace)) {
+      if (at(Tok::End)) fail(peek().span, "expected '}' to close the macro, found end of input");
+      if (accept(Tok::Semi)) {
+        value_last = false;
+        continue;
+      }
+      bool block_like = false;
+      def.body.push_back(statement(block_like));
+      value_last = !block_like && def.body.back()->kind == StmtKind::Expr && at(Tok::RBrace);
+      if (!block_like && !at(Tok::RBrace)) expect(Tok::Semi, "after the statement");
+    }
+    take();
+    if (value_last) {
+      def.value = std::move(def.body.back()->expr);
+      def.body.pop_back();
+    }
+    for (const MacroDef& m : prog.macros)
+      if (m.name == def.name) fail(name.span, "macro " + def.name + " is defined twice");
+    prog.macros.push_back(std::move(def));
   }
 
   // --- probes ---
@@ -276,6 +391,9 @@ class Parser {
       case Tok::KwBreak: take(); return stmt(StmtKind::Break, start);
       case Tok::KwContinue: take(); return stmt(StmtKind::Continue, start);
       case Tok::KwElse: fail(start, "'else' without a matching 'if'");
+      case Tok::Ident:
+        if (t.text == "let") return let_statement();
+        break;
       default: break;
     }
     ExprPtr e = expr();
@@ -303,13 +421,12 @@ class Parser {
     return s;
   }
 
-  // `( expr )` after if/while; like bpftrace, the condition's extent includes the parentheses.
+  // The condition after if/while: `( expr )` (bpftrace 0.17) or, since bpftrace 0.22, any
+  // expression up to the body's '{' (`if $x {`, `while $i < 5 {`). Parentheses are part of the
+  // expression, so the condition's extent includes them as bpftrace's carets do.
   ExprPtr parenthesised_condition(const std::string& keyword) {
-    Token open = expect(Tok::LParen, ("after " + keyword).c_str());
-    ExprPtr e = expr();
-    expect(Tok::RParen, ("to close the " + keyword + " condition").c_str());
-    e->span = Span::join(e->span, {open.span.begin, lex_.offset()});
-    return e;
+    if (at(Tok::LBrace)) fail(peek().span, "expected a condition after " + keyword + ", found '{'");
+    return expr();
   }
 
   StmtPtr if_statement() {
@@ -323,6 +440,46 @@ class Parser {
       if (at(Tok::KwIf)) s->else_body.push_back(if_statement());
       else s->else_body = braced_block("after 'else'");
     }
+    return s;
+  }
+
+  // `let $x;`, `let $x = expr;`, `let $x: type = expr;` (bpftrace 0.21 on): declares $x in
+  // the enclosing block. Without a value it starts as 0 (or the declared type's zero).
+  StmtPtr let_statement() {
+    Token kw = take();
+    Token var = expect(Tok::VarName, "after 'let' (e.g. let $x = 1;)");
+    std::optional<Type> declared;
+    if (accept(Tok::Colon)) {
+      Token type = expect(Tok::Ident, "as the variable's type (e.g. let $x: uint32 = 1;)");
+      declared = cast_target(type.text);
+      if (!declared) fail(type.span, "unknown type '" + type.text + "' for " + var.text + ": use one of uint8 .. uint64, int8 .. int64");
+    }
+    ExprPtr value;
+    Span op_span = var.span;
+    if (at(Tok::Assign)) {
+      op_span = take().span;
+      value = expr();
+    } else if (!declared) {
+      // `let $x;` only names the variable: its first assignment gives it a type, as 0.26 lets
+      // `let $b; $b = "hello";` do. Variables are probe-wide here (0.17), so nothing is left
+      // to do; the statement is an empty one.
+      auto s = stmt(StmtKind::Expr, Span::join(kw.span, var.span));
+      s->expr = integer_literal(var.span, 0);
+      return s;
+    } else {
+      value = integer_literal(var.span, 0);
+    }
+    if (declared) {
+      std::vector<ExprPtr> ops;
+      ops.push_back(std::move(value));
+      value = node(ExprKind::Cast, var.span, std::move(ops));
+      value->cast_type = *declared;
+    }
+    auto s = stmt(StmtKind::Assign, Span::join(kw.span, value->span));
+    s->target = node(ExprKind::Variable, var.span);
+    s->target->name = var.text;
+    s->op_span = op_span;
+    s->expr = std::move(value);
     return s;
   }
 
@@ -622,6 +779,8 @@ class Parser {
       case Tok::Ident: {
         if (t.text == "sizeof" && at(Tok::LParen)) return sizeof_expr(t);
         if (t.text == "offsetof" && at(Tok::LParen)) return offsetof_expr(t);
+        if (!at(Tok::LParen) && (t.text == "true" || t.text == "false"))
+          return integer_literal(t.span, t.text == "true");  // bpftrace 0.22's booleans
         if (!at(Tok::LParen)) {
           ExprPtr e = node(ExprKind::Builtin, t.span);
           e->name = std::move(t.text);
@@ -630,6 +789,7 @@ class Parser {
         take();
         Nest n(*this, t.span);
         if (t.text == "str" && (at(Tok::Positional) || at(Tok::ParamCount))) return positional_text(t.span);
+        if (t.text == "getopt") return named_option(t.span, list(Tok::RParen, "to close getopt's arguments"));
         std::vector<ExprPtr> args = list(Tok::RParen, "to close the call's arguments");
         ExprPtr e = node(ExprKind::Call, t.span, std::move(args));
         e->span = Span::join(t.span, e->span);
@@ -655,6 +815,47 @@ class Parser {
         cur_ = t;
         fail(t.span, "expected an expression, found " + describe(t));
     }
+  }
+
+  // getopt("name"[, default[, "help"]]) (bpftrace 0.24 on): the value of `--name=VALUE` or
+  // `--name` given after `--` on the command line, else the default, as a literal. The
+  // default's kind is the option's: a number, a string, or (true/false, or none) a boolean.
+  ExprPtr named_option(Span call, std::vector<ExprPtr> args) {
+    if (args.empty() || args.size() > 3 || args[0]->kind != ExprKind::String)
+      fail(call, "getopt takes an option name, a default and a help text: getopt(\"depth\", 35, \"Maximum depth\")");
+    if (args.size() == 3 && args[2]->kind != ExprKind::String)
+      fail(args[2]->span, "getopt's third argument is the option's help text, a string");
+    if (args.size() >= 2 && args[1]->kind != ExprKind::String && args[1]->kind != ExprKind::Integer)
+      fail(args[1]->span, "getopt's default must be a literal: a number, a string, true or false");
+    const std::string& name = args[0]->str;
+    std::string text = args.size() >= 2 ? std::string(src_.slice(args[1]->span)) : "";
+    bool is_bool = args.size() < 2 || text == "true" || text == "false";
+    bool is_string = !is_bool && args[1]->kind == ExprKind::String;
+    std::optional<std::string> given = named_params_.given(name);
+    Span where{call.begin, lex_.offset()};
+    named_params_.declare(name, is_bool ? "bool" : is_string ? "string" : "int",
+                          args.size() >= 2 ? text : "false", args.size() == 3 ? args[2]->str : "");
+    if (!given) {
+      if (args.size() < 2) return integer_literal(where, 0);
+      args[1]->span = where;
+      return std::move(args[1]);
+    }
+    if (is_string) {
+      ExprPtr e = node(ExprKind::String, where);
+      e->str = *given;
+      return e;
+    }
+    if (is_bool) {
+      if (*given == "" || *given == "true" || *given == "1") return integer_literal(where, 1);
+      if (*given == "false" || *given == "0") return integer_literal(where, 0);
+      fail(where, "option --" + name + " is a boolean: give --" + name + ", --" + name + "=true or --" + name + "=false, not '" + *given + "'");
+    }
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(given->c_str(), &end, 0);
+    if (given->empty() || *end || errno)
+      fail(where, "option --" + name + " takes an integer (e.g. --" + name + "=" + text + "), not '" + *given + "'");
+    return integer_literal(where, uint64_t(v));
   }
 
   ExprPtr integer_literal(Span span, uint64_t value) {
@@ -695,6 +896,7 @@ class Parser {
   Lexer lex_;
   Diagnostics& diags_;
   const PositionalParams& params_;
+  NamedParams named_params_{params_};
   std::optional<Token> cur_;
   uint32_t nesting_ = 0;
   bool in_predicate_ = false;
@@ -704,7 +906,9 @@ class Parser {
 
 Program parse_program(const SourceFile& src, Diagnostics& diags, const PositionalParams& params) {
   Parser p(src, diags, params);
-  return p.run();
+  Program prog = p.run();
+  if (!diags.has_errors()) expand_macros(prog, diags);
+  return prog;
 }
 
 }  // namespace rawprobe::lang

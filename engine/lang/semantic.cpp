@@ -81,9 +81,9 @@ void Checker::block(std::vector<StmtPtr>& body) {
 void Checker::condition(Expr& e, const char* what) {
   check(e, Use::Value);
   // bpftrace 0.17 takes a pointer as a predicate (opensnoop's /@filename[tid]/) but refuses
-  // it in if() and ?: ("Invalid condition in if(): pointer").
-  bool pointer_ok = std::string_view(what) == "predicate" && e.type.is_pointer();
-  if (e.type.kind != TypeKind::None && !e.type.is_integer() && !pointer_ok)
+  // it in if() and ?:; 0.22 on takes it everywhere, true when not null (oomkill.bt's
+  // `if $memcg {`). Accepting it breaks no 0.17 script.
+  if (e.type.kind != TypeKind::None && !e.type.is_integer() && !e.type.is_pointer())
     error(e.span, std::string("Invalid type for ") + what + ": " + type_name(e.type) +
                       " (compare it, e.g. comm == \"bash\")");
 }

@@ -23,6 +23,10 @@ struct SemanticOptions {
   bool child_command = false;
   // --unsafe: system() and signal() are allowed, as in bpftrace.
   bool unsafe = false;
+  // How kstack/ustack print when the call names no mode (config variable stack_mode).
+  StackMode stack_mode = StackMode::Bpftrace;
+  // Where the front end reads BPFTRACE_* variables (settings.h); null: the environment.
+  const char* (*getenv)(const char*) = nullptr;
 };
 
 // Types `prog` in place and returns the summary. Errors go to `diags`.

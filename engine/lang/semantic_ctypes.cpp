@@ -201,11 +201,8 @@ void Checker::record_field(Expr& e) {
   if (base.type.kind == TypeKind::None) return;
   CTypeRef record = nullptr;
   if (base.type.is_pointer()) {
-    if (!e.arrow) {
-      error(e.span, "Can not access field '" + e.name + "' on type '" + type_name(base.type) +
-                        "'. Try dereferencing it first, or using '->'");
-      return;
-    }
+    // bpftrace 0.17 refused `p.f` on a pointer; 0.22 on reads it as `p->f` ("If the `.` is
+    // used on a pointer, it is automatically dereferenced"). Accepting it breaks no 0.17 script.
     record = ctypes::strip_typedefs(base.type.ctype)->target;
   } else if (base.type.kind == TypeKind::Record) {
     if (e.arrow) {  // bpftrace 0.17's words

@@ -29,7 +29,7 @@ bool stack_mode(const Expr& e, StackMode& mode) {
 
 void Checker::call_stack(Expr& e) {
   if (!arg_count(e)) return;
-  StackMode mode = StackMode::Bpftrace;
+  StackMode mode = opts_.stack_mode;  // config variable stack_mode; bpftrace unless set
   uint64_t limit = kDefaultStackLimit;
   size_t n = e.operands.size();
   size_t next = 0;

@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 
+#include <cctype>
 #include <charconv>
 
 #include "engine/lang/suggest.h"
@@ -49,8 +50,32 @@ AttachPoint sampling_point(ProbeKind kind, std::string name, uint32_t type, uint
   return p;
 }
 
+// bpftrace 0.26's `interval:1s`, `profile:100ms`, `interval:1000000000`: one duration, a bare
+// number being nanoseconds. Kept as the UNIT:N form it equals (m, h and d become seconds).
+static Status parse_short_timer_spec(const char* kind, const std::string& text, lang::ProbeSpec& out) {
+  static const struct { const char* suffix; const char* unit; uint64_t times; } kUnits[] = {
+      {"ns", "ns", 1}, {"us", "us", 1}, {"ms", "ms", 1}, {"s", "s", 1}, {"m", "s", 60}, {"h", "s", 3600}, {"d", "s", 86400},
+  };
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  std::string suffix = text.substr(digits);
+  uint64_t value = 0;
+  bool known = suffix.empty();
+  out.unit = "ns";
+  uint64_t times = 1;
+  for (const auto& u : kUnits)
+    if (suffix == u.suffix) known = true, out.unit = u.unit, times = u.times;
+  if (!known || !lang::parse_probe_number(text.substr(0, digits), value) || value == 0 || value > UINT64_MAX / times)
+    return make_error("invalid " + std::string(kind) + " period '" + text + "': write a positive duration (" + kind +
+                      ":1s, " + kind + ":100ms, " + kind + ":5us) or " + kind + ":UNIT:N with UNIT one of s, ms, us, hz");
+  out.value = value * times;
+  out.has_value = true;
+  return {};
+}
+
 Status parse_timer_spec(const std::vector<std::string>& p, lang::ProbeSpec& out) {
   const char* kind = lang::probe_kind_name(out.kind);
+  if (p.size() == 2) return parse_short_timer_spec(kind, p[1], out);
   if (p.size() != 3) {
     // bpftrace 0.17 says "interval probe type requires 2 arguments".
     return make_error(std::string(kind) + " probe type requires 2 arguments: " + kind + ":UNIT:N with UNIT one of s, ms, us, hz");
@@ -73,7 +98,7 @@ Result<AttachPoint> timer_point(const lang::ProbeSpec& spec, bool every_cpu) {
   std::string name = std::string(kind) + ":" + spec.unit + ":" + std::to_string(spec.value);
   if (spec.value == 0) return make_error(std::string(kind) + " needs a positive count", spec.raw);
   uint64_t scale = spec.unit == "s" ? 1000000000ull : spec.unit == "ms" ? 1000000ull
-                 : spec.unit == "us" ? 1000ull : 0;
+                 : spec.unit == "us" ? 1000ull : spec.unit == "ns" ? 1 : 0;
   if (spec.unit == "hz") {
     if (every_cpu)  // profile:hz:N samples at a frequency, as perf record -F does
       return sampling_point(spec.kind, name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,

@@ -26,8 +26,9 @@ constexpr ContextTraits kRawTracepoint{
 
 // Names and aliases checked against bpftrace 0.17 (`bpftrace -d -e 'u:/bin/true:main {}'`...).
 const ProbeType kTypes[] = {
-    {ProbeKind::Begin, "BEGIN", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
-    {ProbeKind::End, "END", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
+    // bpftrace 0.23 on spells them `begin` and `end`; both spellings are kept.
+    {ProbeKind::Begin, "BEGIN", "begin", ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
+    {ProbeKind::End, "END", "end", ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
     {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, true, true, kUserEntry},
     // Listed under uprobe, as bpftrace lists them: the same functions.
     {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, false,

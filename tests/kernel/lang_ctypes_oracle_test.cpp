@@ -96,8 +96,6 @@ TEST_CASE("script struct errors name the type or field and where it is used") {
       {"$r = (struct recrd *)arg0;", "Unknown struct/union: 'struct recrd'"},
       {"$r = (struct record *)arg0; $x = $r->nme;",
        "Struct/union of type 'struct record' does not contain a field named 'nme'; did you mean 'name'?"},
-      {"$r = (struct record *)arg0; $x = $r.id;",
-       "Can not access field 'id' on type 'struct record *'. Try dereferencing it first, or using '->'"},
       {"$r = (struct record *)arg0; $x = *$r->where;",
        "Can not dereference struct/union of type 'struct point'. It is not a pointer."},
       {"$r = (struct record *)arg0; print($r);", "struct record * type passed to print() is not printable"},

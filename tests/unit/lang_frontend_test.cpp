@@ -117,7 +117,18 @@ TEST_CASE("probe specs: every provider's forms and bpftrace 0.17's aliases") {
   CHECK(spec_of("BEGIN").kind == ProbeKind::Begin);
   CHECK(spec_of("END").kind == ProbeKind::End);
 
-  CHECK(spec_error("interval:1").find("interval probe type requires 2 arguments") == 0);
+  // One part after the type is 0.26's duration (interval:1s, profile:100ms; a bare number is
+  // nanoseconds, docs/language.md "interval"); 0.17 asked for UNIT:N there.
+  s = spec_of("interval:1s");
+  CHECK((s.unit == "s" && s.value == 1));
+  s = spec_of("profile:100ms");
+  CHECK((s.unit == "ms" && s.value == 100));
+  s = spec_of("interval:2m");
+  CHECK((s.unit == "s" && s.value == 120));
+  s = spec_of("i:1000000000");
+  CHECK((s.unit == "ns" && s.value == 1000000000));
+  CHECK(spec_error("interval:1x").find("invalid interval period '1x'") == 0);
+  CHECK(spec_error("interval:1:2:3").find("interval probe type requires 2 arguments") == 0);
   CHECK(spec_error("software:cpu-clocks:1") == "unknown software event 'cpu-clocks'; did you mean 'cpu-clock'?");
   CHECK(spec_error("uretprobe:/bin/x:f+4").find("uretprobe cannot take an offset") == 0);
   CHECK(spec_error("tracepont:syscalls:x") == "unknown probe type 'tracepont'; did you mean 'tracepoint'?");

@@ -198,8 +198,7 @@ TEST_CASE("semantic and syntax errors match bpftrace's position and message") {
       "BEGIN {\n  $a = 1;\n  $a = comm;\n}",
       R"(tracepoint:syscalls:sys_enter_read { printf("%d\n", args->nope); exit(); })",
       R"(tracepoint:syscalls:sys_enter_read { printf("%d\n", retval); exit(); })",
-      R"(interval:1 { exit(); })",
-      R"(profile:99 { exit(); })",
+      // (`interval:1` and `profile:99`, which 0.17 refuses, are 0.26's nanosecond periods.)
       // `probe` and `func` are strings to printf: %s takes them, integer conversions do not.
       R"(uprobe:/bin/sh:main { printf("%d\n", func); exit(); })",
       R"(uprobe:/bin/sh:main { printf("%c\n", probe); exit(); })",
