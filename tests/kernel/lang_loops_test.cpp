@@ -5,7 +5,12 @@
 // bpftrace 0.17 has no for loop, so it cannot be the oracle.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <sstream>
 
 #include "tests/kernel/cli_run.h"
@@ -187,4 +192,39 @@ TEST_CASE("for loops: what is refused, and why") {
                        "BEGIN { @m[1] = 1; for ($kv : @m) { } exit(); }"});
   CHECK(map.status == 1);
   CHECK(map.err.find("bpf_for_each_map_elem helper (Linux 5.13)") != std::string::npos);
+}
+
+TEST_CASE("opensnoop's getcwd loop (bpftrace v0.26.1 tools/opensnoop.bt) names this directory") {
+  // The tool's loop, `.` on pointers written `->` (0.17's form): it walks the dentries of
+  // the task's cwd up to the root, crossing mounts, and stores one name per depth. Joined
+  // in reverse without the mount roots' "/", the names are the directory the script ran in.
+  char dir_template[] = "/tmp/rawprobe_loops_XXXXXX";
+  REQUIRE(::mkdtemp(dir_template));
+  std::string dir = std::string(dir_template) + "/deeper";
+  REQUIRE(::mkdir(dir.c_str(), 0700) == 0);
+  const std::string script =
+      "BEGIN { $dentry = curtask->fs->pwd.dentry; $vfsmnt = curtask->fs->pwd.mnt;"
+      " $mnt = (struct mount *)(((uint64)$vfsmnt) - offsetof(struct mount, mnt)); $mnt_root = $vfsmnt->mnt_root;"
+      " for $j : ((uint64)0)..((uint64)35) {"
+      "   @paths[tid,$j] = str($dentry->d_name.name); $parent_dentry = $dentry->d_parent;"
+      "   if ($dentry == $parent_dentry || $dentry == $mnt_root) {"
+      "     $mnt_parent = (struct mount *)$mnt->mnt_parent; if ($mnt == $mnt_parent) { break; }"
+      "     $dentry = $mnt->mnt_mountpoint; $mnt = $mnt_parent; $mnt_root = $mnt->mnt.mnt_root; continue; }"
+      "   $dentry = $parent_dentry; }"
+      " for ($kv : @paths) { printf(\"%d %s\\n\", $kv.0.1, $kv.1); } clear(@paths); exit(); }";
+  RunResult r = run({"sh", "-c", "cd " + dir + " && exec " + rawprobe_path() + " -e " + shell_quote(script)});
+  ::rmdir(dir.c_str());
+  ::rmdir(dir_template);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::map<int, std::string> by_depth;
+  for (const std::string& line : printed_lines(r.out)) {
+    size_t space = line.find(' ');
+    REQUIRE(space != std::string::npos);
+    by_depth[std::stoi(line.substr(0, space))] = line.substr(space + 1);
+  }
+  std::string path;
+  for (auto it = by_depth.rbegin(); it != by_depth.rend(); ++it)
+    if (it->second != "/") path += "/" + it->second;
+  CHECK(path == dir);
 }
