@@ -15,6 +15,7 @@
 //   gen_strcontains.cpp  strcontains
 //   gen_buf.cpp       buf
 //   gen_ternary.cpp   a ternary whose branches are statements
+//   gen_loops.cpp     for loops: bodies as callbacks of bpf_loop and bpf_for_each_map_elem
 //   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
 //                     zero, exit, str
 //   gen_stacks.cpp    kstack, ustack, ksym, usym, kaddr, uaddr
@@ -258,6 +259,21 @@ class ProgramGen {
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);
 
+  // --- gen_loops.cpp
+  struct LoopCallback {
+    const lang::Stmt* loop = nullptr;
+    bpf::Label entry;
+    std::map<std::string, int32_t> outer;  // variables shared with the caller: its slots
+    int32_t stop_slot = 0, start_slot = 0, ctx_slot = 0;  // in the caller's frame
+  };
+  void for_statement(const lang::Stmt& s);
+  void loop_callbacks();  // every loop body, after the program's exit
+  void loop_callback(const LoopCallback& cb);
+  std::vector<bpf::Reg> temp_registers() const;
+  // launder: write in halves, so the verifier forgets the values (gen_loops.cpp).
+  void copy_words(bpf::Reg dst_base, int32_t dst_off, bpf::Reg src_base, int32_t src_off, uint32_t bytes,
+                  bool launder);
+
   // --- gen_calls.cpp
   static const GenerateHooks& generate_hooks(lang::FunctionId id);
   void call_statement(const lang::Expr& e);
@@ -303,6 +319,7 @@ class ProgramGen {
     bpf::Label top, end;
   };
   std::vector<Loop> loops_;
+  std::vector<LoopCallback> callbacks_;  // for loops whose bodies are still to generate
   std::optional<Error> error_;
 };
 

@@ -34,6 +34,7 @@ void visit_stmts(const std::vector<lang::StmtPtr>& body, F& f) {
   for (const lang::StmtPtr& s : body) {
     if (s->target) visit_expr(*s->target, f);
     if (s->expr) visit_expr(*s->expr, f);
+    if (s->range_end) visit_expr(*s->range_end, f);
     visit_stmts(s->body, f);
     visit_stmts(s->else_body, f);
   }
@@ -102,9 +103,7 @@ void ProgramGen::annotate(lang::Span span) {
 }
 
 Status ProgramGen::generate() {
-  std::vector<bpf::Reg> pool = {bpf::R9, bpf::R8, bpf::R7};
-  if (!ctx_in_r6_) pool.insert(pool.begin(), bpf::R6);
-  regs_.set_registers(pool);
+  regs_.set_registers(temp_registers());
   exit_label_ = b_.new_label("exit");
 
   // Scratch variables: one slot each for the whole program, sized by their widest value.
@@ -123,6 +122,7 @@ Status ProgramGen::generate() {
     std::set<std::string> here;
     auto f = [&](const Expr& e) { variables_in(e, here); };
     if (s->expr) f(*s->expr);
+    if (s->range_end) f(*s->range_end);
     if (s->kind == StmtKind::Assign && s->op == lang::Op::None && s->target->kind == ExprKind::Variable &&
         !seen.count(s->target->name) && !here.count(s->target->name))
       written_first.insert(s->target->name);
@@ -152,6 +152,7 @@ Status ProgramGen::generate() {
     fail(block_.span, "this probe needs " + std::to_string(frame_.high_water()) +
                           " bytes of BPF stack, more than the kernel's 512: use fewer or shorter strings "
                           "(str(p, n), BPFTRACE_STRLEN) or split the statement");
+  loop_callbacks();
   if (error_) return *error_;
   return {};
 }
@@ -199,6 +200,7 @@ void ProgramGen::statement(const Stmt& s) {
     case StmtKind::Unroll:
       for (uint64_t i = 0; i < s.count && !error_; ++i) statements(s.body);
       break;
+    case StmtKind::For: for_statement(s); break;
     case StmtKind::Return: b_.jump(exit_label_); break;
     case StmtKind::Break: b_.jump(loops_.back().end); break;
     case StmtKind::Continue: b_.jump(loops_.back().top); break;

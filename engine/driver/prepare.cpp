@@ -4,6 +4,9 @@
 
 #include "engine/driver/verifier_report.h"
 #include "engine/lang/diagnostics.h"
+#include "bpfasm/subprograms.h"
+#include "engine/btf/func_btf.h"
+#include "engine/sys/bpf_btf.h"
 #include "engine/sys/bpf_prog.h"
 
 namespace rawprobe::driver {
@@ -40,6 +43,32 @@ Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
   return blocks;
 }
 
+namespace {
+
+// A program with subprograms (for loops' callbacks) loads with BTF func_info naming each:
+// `main` first, then `for_body_1`, ... in address order.
+struct FunctionInfo {
+  sys::Fd btf;
+  std::vector<sys::FuncInfo> records;
+};
+
+Result<FunctionInfo> function_info(const bpf::Program& code) {
+  std::vector<uint32_t> starts = bpf::subprogram_starts(code);
+  FunctionInfo info;
+  if (starts.size() < 2) return info;
+  std::vector<btf::FunctionDecl> decls = {{"main", 1}};
+  // Callbacks take at most 4 arguments (bpf_for_each_map_elem's: map, key, value, context).
+  for (size_t i = 1; i < starts.size(); ++i) decls.push_back({"for_body_" + std::to_string(i), 4});
+  btf::FunctionsBtf types = btf::functions_btf(decls);
+  Result<sys::Fd> fd = sys::btf_load(types.blob);
+  if (!fd) return fd.error();
+  info.btf = std::move(*fd);
+  for (size_t i = 0; i < starts.size(); ++i) info.records.push_back({starts[i], types.func_ids[i]});
+  return info;
+}
+
+}  // namespace
+
 Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& script,
                                                  const std::vector<int>& map_fds) {
   std::vector<LoadedProgram> loaded;
@@ -54,6 +83,11 @@ Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& 
     spec.insns = slots;
     spec.name = codegen::kernel_object_name(p.name);
     spec.expected_attach_type = p.plan.expected_attach_type;
+    Result<FunctionInfo> functions = function_info(*code);
+    if (!functions)
+      return make_error("loading the program of " + p.description + " failed: " + functions.error().message());
+    spec.btf_fd = functions->btf.get();
+    spec.func_info = functions->records;
     Result<sys::Fd> fd = sys::prog_load(spec);
     if (!fd) {
       if (!fd.error().detail.empty()) return verifier_report(fd.error(), p.description, *code);

@@ -220,6 +220,8 @@ int run_script(Options& options) {
   copts.has_helper = [](bpf::Helper h) {
     if (h == bpf::Helper::jiffies64) return sys::has(sys::Feature::jiffies64);
     if (h == bpf::Helper::send_signal) return sys::has(sys::Feature::send_signal);
+    if (h == bpf::Helper::for_each_map_elem) return sys::has(sys::Feature::for_each_map_elem);
+    if (h == bpf::Helper::loop) return sys::has(sys::Feature::loop);
     return true;
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();

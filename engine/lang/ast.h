@@ -111,6 +111,8 @@ enum class StmtKind : uint8_t {
              // statement inside else_body)
   While,     // expr: condition; body
   Unroll,    // count; body
+  For,       // target: the loop variable ($kv, $i); expr: the map (@m, no keys) or the range's
+             // start; range_end: the range's end (exclusive), null over a map; body
   Return, Break, Continue,
 };
 
@@ -126,6 +128,7 @@ struct Stmt {
   ExprPtr expr;                  // Expr: the expression; Assign: the value; If/While: condition
   std::vector<StmtPtr> body;
   std::vector<StmtPtr> else_body;
+  ExprPtr range_end;             // For over a range: its end
   uint64_t count = 0;            // Unroll
   bool has_else = false;         // If
 };

@@ -92,6 +92,13 @@ class Dumper {
         line(d + 1, "do");
         stmts(s.body, d + 2);
         break;
+      case StmtKind::For:
+        line(d, "for " + s.target->name);
+        expr(*s.expr, d + 1);
+        if (s.range_end) expr(*s.range_end, d + 1);
+        line(d + 1, "do");
+        stmts(s.body, d + 2);
+        break;
       case StmtKind::Unroll:
         line(d, "unroll " + std::to_string(s.count));
         stmts(s.body, d + 1);

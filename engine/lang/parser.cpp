@@ -393,7 +393,9 @@ class Parser {
       case Tok::KwElse: fail(start, "'else' without a matching 'if'");
       case Tok::Ident:
         if (t.text == "let") return let_statement();
-        break;
+        if (t.text != "for" || !for_follows()) break;
+        block_like = true;
+        return for_statement();
       default: break;
     }
     ExprPtr e = expr();
@@ -420,6 +422,40 @@ class Parser {
     s->span = Span::join(s->span, s->expr->span);
     return s;
   }
+
+  // `for` starts a loop when a loop variable or '(' follows; otherwise it is a name.
+  bool for_follows() {
+    char c = lex_.peek_char();
+    return c == '(' || c == '$';
+  }
+
+  // for ($v : @map) { ... }, for ($v : start..end) { ... }, or either without the
+  // parentheses (bpftrace 0.26's tools write `for $j : a..b {`). Range bounds are unary
+  // expressions: a wider one needs parentheses, as in bpftrace.
+  StmtPtr for_statement() {
+    Nest n(*this, peek().span);
+    Token kw = take();
+    auto s = stmt(StmtKind::For, kw.span);
+    bool parens = accept(Tok::LParen);
+    Token var = expect(Tok::VarName, "as the for loop's variable (for ($kv : @map) or for ($i : 0..10))");
+    s->target = node(ExprKind::Variable, var.span);
+    s->target->name = var.text;
+    expect(Tok::Colon, "after the for loop's variable");
+    s->expr = unary();
+    if (at(Tok::Dot)) {
+      Token first = take();
+      if (!at(Tok::Dot)) fail(first.span, "expected '..' between the range's start and end (for ($i : 0..10))");
+      take();
+      s->range_end = unary();
+    } else if (s->expr->kind != ExprKind::Map || !s->expr->operands.empty()) {
+      fail(s->expr->span, "a for loop iterates over a whole map (for ($kv : @m)) or a range (for ($i : 0..10))");
+    }
+    if (parens) expect(Tok::RParen, "to close the for loop's header");
+    s->span = Span::join(kw.span, s->range_end ? s->range_end->span : s->expr->span);
+    s->body = braced_block("to open the for body");
+    return s;
+  }
+
 
   // The condition after if/while: `( expr )` (bpftrace 0.17) or, since bpftrace 0.22, any
   // expression up to the body's '{' (`if $x {`, `while $i < 5 {`). Parentheses are part of the
@@ -689,6 +725,8 @@ class Parser {
         e = node(ExprKind::IncDec, s, std::move(ops));
         e->op = op.kind == Tok::PlusPlus ? Op::Inc : Op::Dec;
         e->postfix = true;
+      } else if (t.kind == Tok::Dot && lex_.peek_char() == '.') {
+        return e;  // `..` of a for loop's range
       } else if (t.kind == Tok::Dot || t.kind == Tok::Arrow) {
         bool arrow = t.kind == Tok::Arrow;
         take();

@@ -107,6 +107,7 @@ void Checker::statement(Stmt& s) {
       --loop_depth_;
       break;
     case StmtKind::Unroll: block(s.body); break;
+    case StmtKind::For: for_statement(s); break;
     case StmtKind::Return: break;
     case StmtKind::Break:
     case StmtKind::Continue:

@@ -37,6 +37,10 @@ class Checker {
   void assign_variable(Stmt& s);
   void assign_map(Stmt& s);
   void condition(Expr& e, const char* what);
+  // semantic_loops.cpp
+  void for_statement(Stmt& s);
+  Type range_type(Stmt& s);
+  Type map_entry_type(Expr& m);
 
   // expressions
   void check(Expr& e, Use use);

@@ -31,6 +31,13 @@ void fill_attr(union bpf_attr& attr, const ProgSpec& spec) {
   attr.license = ptr_to_u64(spec.license.c_str());
   attr.prog_flags = spec.flags;
   attr.expected_attach_type = spec.expected_attach_type;
+  if (!spec.func_info.empty()) {
+    static_assert(sizeof(FuncInfo) == sizeof(struct bpf_func_info));
+    attr.prog_btf_fd = static_cast<uint32_t>(spec.btf_fd);
+    attr.func_info_rec_size = sizeof(FuncInfo);
+    attr.func_info = ptr_to_u64(spec.func_info.data());
+    attr.func_info_cnt = static_cast<uint32_t>(spec.func_info.size());
+  }
   // The kernel accepts only alphanumerics, '_' and '.' in object names (bpf_obj_name_cpy).
   for (size_t i = 0; i < spec.name.size() && i + 1 < sizeof attr.prog_name; ++i) {
     char ch = spec.name[i];
@@ -40,7 +47,11 @@ void fill_attr(union bpf_attr& attr, const ProgSpec& spec) {
   }
 }
 
-constexpr uint32_t kProgLoadSize = RAWPROBE_BPF_ATTR_END(expected_attach_type);
+// Up to func_info_cnt only when the program has func_info: older kernels refuse fields they
+// do not know unless they are zero, and every kernel with subprograms knows these.
+uint32_t prog_load_size(const ProgSpec& spec) {
+  return spec.func_info.empty() ? RAWPROBE_BPF_ATTR_END(expected_attach_type) : RAWPROBE_BPF_ATTR_END(func_info_cnt);
+}
 
 // One load at `log_level` into `buffer` (empty buffer: no log).
 LoadAttempt load_once(const ProgSpec& spec, uint32_t log_level, std::vector<char>& buffer) {
@@ -52,7 +63,7 @@ LoadAttempt load_once(const ProgSpec& spec, uint32_t log_level, std::vector<char
     attr.log_size = static_cast<uint32_t>(buffer.size());
     attr.log_buf = ptr_to_u64(buffer.data());
   }
-  BpfCall call{BPF_PROG_LOAD, &attr, kProgLoadSize};
+  BpfCall call{BPF_PROG_LOAD, &attr, prog_load_size(spec)};
   Outcome out = invoke(call);
   call.attr = nullptr;  // the attr dies here; keep only what the caller needs
   return {call, out};

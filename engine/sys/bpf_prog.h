@@ -12,6 +12,13 @@
 
 namespace rawprobe::sys {
 
+// One function of a program with subprograms: where it starts (instruction slot) and its
+// FUNC type in the program's BTF (struct bpf_func_info).
+struct FuncInfo {
+  uint32_t insn_off = 0;
+  uint32_t type_id = 0;
+};
+
 struct ProgSpec {
   uint32_t type = 0;                   // BPF_PROG_TYPE_*
   std::span<const bpf::Insn> insns;    // raw slots: a 64-bit immediate load takes two
@@ -19,6 +26,8 @@ struct ProgSpec {
   std::string name;                    // first 15 bytes of [A-Za-z0-9_.]; others become '_'
   uint32_t expected_attach_type = 0;   // BPF_TRACE_UPROBE_MULTI, BPF_TRACE_KPROBE_MULTI, ...
   uint32_t flags = 0;                  // BPF_F_* prog_flags
+  int btf_fd = -1;                     // with func_info: the BTF its type ids are in
+  std::span<const FuncInfo> func_info; // every function, when the program has subprograms
 };
 
 // Verifier log buffer sizes: the first retry's size, and the cap past which the log is kept

@@ -131,6 +131,15 @@ FeatureState probe_helper(int32_t helper_id) {
                                      });
 }
 
+FeatureState probe_callback_helper(int32_t helper_id) {
+  Result<Fd> prog = load(BPF_PROG_TYPE_KPROBE, {mov64_imm(1, 0), mov64_imm(2, 0), mov64_imm(3, 0), mov64_imm(4, 0),
+                                                {op::JMP | op::CALL, 0, 0, 0, helper_id}, mov64_imm(0, 0),
+                                                exit_insn()});
+  if (prog) return {true, "program accepted"};
+  if (prog.error().err == EACCES) return {true, "known (EACCES for scalar arguments)"};
+  return {false, cause(prog.error())};
+}
+
 // r0 = 0; loop: r0 += 1; if r0 != 4 goto loop; exit
 FeatureState probe_bounded_loops() {
   return loads(BPF_PROG_TYPE_SOCKET_FILTER, {

@@ -35,6 +35,8 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::kernel_btf, "kernel_btf", "kernel BTF (/sys/kernel/btf)", "5.4"},
     {Feature::jiffies64, "jiffies64", "bpf_jiffies64", "5.5"},
     {Feature::send_signal, "send_signal", "bpf_send_signal", "5.3"},
+    {Feature::for_each_map_elem, "for_each_map_elem", "bpf_for_each_map_elem", "5.13"},
+    {Feature::loop, "loop", "bpf_loop", "5.17"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -58,6 +60,8 @@ FeatureState run_probe(Feature f) {
     case Feature::kernel_btf: return probe_kernel_btf();
     case Feature::jiffies64: return probe_helper(kHelperJiffies64);
     case Feature::send_signal: return probe_helper(kHelperSendSignal);
+    case Feature::for_each_map_elem: return probe_callback_helper(kHelperForEachMapElem);
+    case Feature::loop: return probe_callback_helper(kHelperLoop);
   }
   return {false, "unknown feature"};
 }

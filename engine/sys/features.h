@@ -29,6 +29,8 @@ enum class Feature {
   kernel_btf,         // /sys/kernel/btf/vmlinux: the kernel's C types (engine/btf)
   jiffies64,          // bpf_jiffies64 helper (the `jiffies` builtin)
   send_signal,        // bpf_send_signal helper (signal())
+  for_each_map_elem,  // bpf_for_each_map_elem helper (for loops over maps)
+  loop,               // bpf_loop helper (for loops over ranges)
 };
 
 struct FeatureInfo {
