@@ -31,6 +31,7 @@ StmtPtr clone(const Stmt& s, Bindings* b) {
   c->has_else = s.has_else;
   if (s.target) c->target = clone(*s.target, b);
   if (s.expr) c->expr = clone(*s.expr, b);
+  if (s.range_end) c->range_end = clone(*s.range_end, b);
   for (const StmtPtr& x : s.body) c->body.push_back(clone(*x, b));
   for (const StmtPtr& x : s.else_body) c->else_body.push_back(clone(*x, b));
   return c;
