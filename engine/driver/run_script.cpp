@@ -156,7 +156,8 @@ int run_script(Options& options) {
                                                          .kernel_types = &kernel_types,
                                                          .params = {options.params},
                                                          .child_command = !options.command.empty(),
-                                                         .unsafe = options.unsafe});
+                                                         .unsafe = options.unsafe,
+                                                         .pid = options.pid});
   if (!front.ok) return fail_text(front.errors);
   const lang::CheckedProgram& checked = front.program;
   runtime::use_strftime_formats(checked.info.time_formats);

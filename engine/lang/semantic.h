@@ -23,6 +23,8 @@ struct SemanticOptions {
   bool child_command = false;
   // --unsafe: system() and signal() are allowed, as in bpftrace.
   bool unsafe = false;
+  // -p PID: library names in uprobe targets (for args->NAME's DWARF) resolve in that process.
+  int pid = -1;
 };
 
 // Types `prog` in place and returns the summary. Errors go to `diags`.
