@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "engine/base/warnings.h"
 #include "engine/codegen/codegen.h"
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
@@ -127,7 +128,7 @@ Result<sys::Fd> open_output(const Options& options) {
 void report_stale_events_removed() {
   Result<std::vector<std::string>> removed = sys::remove_stale_events();
   if (!removed) {
-    std::fprintf(stderr, "rawprobe: warning: %s\n", removed.error().message().c_str());
+    if (warnings_enabled()) std::fprintf(stderr, "rawprobe: warning: %s\n", removed.error().message().c_str());
     return;
   }
   for (const std::string& event : *removed)
@@ -296,7 +297,8 @@ int run_script(Options& options) {
   attached->clear();
   Result<std::vector<std::string>> failed = runtime::failed_update_warnings(script, checked.info, *maps);
   if (!failed) return fail(failed.error());
-  for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
+  if (warnings_enabled())
+    for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
   for (const std::string& p : dispatcher->problems()) std::fprintf(stderr, "rawprobe: %s\n", p.c_str());
   if (options.verbose && maps->symbols()) {
     const symbols::SymbolCacheStats& st = maps->symbols()->user_symbols().stats();

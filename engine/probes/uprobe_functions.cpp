@@ -4,6 +4,7 @@
 #include "elf/hex.h"
 #include "elf/listing.h"
 #include "elf/segments.h"
+#include "engine/base/warnings.h"
 #include "engine/dwarf/function_params.h"
 
 #include <cstdio>
@@ -71,7 +72,7 @@ Status list_functions(const ListRequest& request, ListSink& sink) {
       auto read = dwarf::all_function_params(t.path);
       if (read)
         params = std::move(*read);
-      else  // bpftrace 0.17's warning, word for word
+      else if (warnings_enabled())  // bpftrace 0.17's warning, word for word
         std::fprintf(stderr, "WARNING: No DWARF found for \"%s\", cannot show parameter info\n", t.display.c_str());
     }
     std::string prefix = request.provider + ":" + t.display + ":", line;
