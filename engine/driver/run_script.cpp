@@ -288,6 +288,9 @@ int run_script(Options& options) {
   for (BlockAttachment& a : *attached)
     if (!a.is_end) not_end.push_back(&a.handle);
   release_together(std::move(not_end), sys::tracing());
+  // What the probes produced until they were detached: printed, unless it came after an
+  // exit(), which drops it as bpftrace does; only then may END's output be handled.
+  if (Status s = runtime::drain_events(parts); !s) return fail(s.error());
   dispatcher->resume();
   probes::trigger_end();
   Status drained = runtime::drain_events(parts);
