@@ -18,9 +18,9 @@ CPPFLAGS += -I. -MMD -MP
 # nothing calls (without them it can only drop whole object files).
 CXXFLAGS += $(CXXSTD) $(OPT) $(WARN) $(SAN) -ffunction-sections -fdata-sections
 LDFLAGS  += $(SAN)
-LDLIBS   := -lelf -lcapstone -lz
+LDLIBS   := -ldw -lelf -lcapstone -lz
 # What a fully static link needs besides those (libelf's own compression dependencies).
-STATIC_LDLIBS := -lelf -lcapstone -lz -lzstd -llzma -lbz2 -lpthread
+STATIC_LDLIBS := -ldw -lelf -lcapstone -lz -lzstd -llzma -lbz2 -lpthread
 ifdef CROSS
 LDLIBS   := $(STATIC_LDLIBS)
 endif
@@ -96,10 +96,10 @@ UNIT_LIBS_bpfasm := bpfasm engine/base
 UNIT_LIBS_elf    := elf arch engine/base
 UNIT_LIBS_sys    := engine/sys bpfasm arch engine/base
 # lang reads the probe-type registry (engine/probes), whose providers parse the specs.
-UNIT_LIBS_lang   := engine/lang engine/probes engine/output engine/sys elf arch bpfasm engine/base
+UNIT_LIBS_lang   := engine/lang engine/dwarf engine/probes engine/output engine/sys elf arch bpfasm engine/base
 UNIT_LIBS_output := engine/output engine/base
 UNIT_LIBS_ctypes := engine/ctypes arch engine/base
-UNIT_LIBS_probes := engine/probes engine/lang engine/output engine/sys elf arch bpfasm engine/base
+UNIT_LIBS_probes := engine/probes engine/lang engine/dwarf engine/output engine/sys elf arch bpfasm engine/base
 UNIT_LIBS_btf    := engine/btf engine/ctypes engine/sys bpfasm arch engine/base
 unit-%: $(BUILD)/obj/tests/unit/main.o
 	@$(MAKE) --no-print-directory $(BUILD)/unit-$*
@@ -147,7 +147,7 @@ asan: deps test-deps
 	  tests/run-suites unit kernel
 
 # --- dependencies --------------------------------------------------------------------------
-# Build and runtime libraries (libelf, Capstone, zlib) and doctest.
+# Build and runtime libraries (libelf and libdw, Capstone, zlib) and doctest.
 deps:
 	@tests/install-packages build
 ifdef CROSS

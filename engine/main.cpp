@@ -2,6 +2,7 @@
 // the work to the listing, explain, info or run entry points.
 #include <cstdio>
 
+#include "engine/base/warnings.h"
 #include "engine/driver/options.h"
 #include "engine/driver/report.h"
 #include "engine/driver/run_script.h"
@@ -25,6 +26,16 @@ int main(int argc, char** argv) {
   }
   driver::Options& options = *parsed;
   if (options.trace_syscalls) sys::trace_to_stderr();
+  if (options.no_warnings) disable_warnings();
+  // The kernel keeps USDT semaphores for every process that maps the file when uprobes take a
+  // ref_ctr_offset; without it rawprobe sets them in the -p/-c process only.
+  if (options.usdt_file_activation && options.mode == driver::Mode::Run &&
+      !sys::feature_state(sys::Feature::uprobe_ref_ctr).available && options.pid <= 0 && options.command.empty()) {
+    driver::report(make_error("--usdt-file-activation needs a kernel that counts USDT semaphores itself (uprobe "
+                              "ref_ctr_offset, Linux 4.20), which this one does not",
+                              {}, "give -p PID or -c CMD: rawprobe then sets the semaphores in that process"));
+    return 1;
+  }
   switch (options.mode) {
     case driver::Mode::Version:
       std::printf("%s\n", kVersion);

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -21,7 +22,9 @@ Error usage_error(std::string what, std::string hint = {}) {
 }
 
 // Short options that take a value.
-bool takes_value(char c) { return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f' || c == 'I'; }
+bool takes_value(char c) {
+  return c == 'e' || c == 'c' || c == 'p' || c == 'o' || c == 'f' || c == 'I' || c == 'B';
+}
 
 struct Parser {
   Options opt;
@@ -56,8 +59,9 @@ struct Parser {
         char* end = nullptr;
         errno = 0;
         long v = std::strtol(value.c_str(), &end, 10);
-        if (value.empty() || *end || errno || v <= 0 || v > INT_MAX)
-          return usage_error("-p needs a process id (a positive number), not '" + value + "'");
+        if (value.empty() || *end || errno || v <= 0 || v > INT_MAX)  // bpftrace 0.17's words first
+          return usage_error("pid '" + value + "' is not a valid decimal number",
+                             "-p needs a process id: a positive number, as ps shows it");
         opt.pid = pid_t(v);
         return {};
       }
@@ -71,12 +75,18 @@ struct Parser {
         else if (value == "folded") opt.format = OutputFormat::Text, opt.folded = true;
         else if (value == "openmetrics") opt.format = OutputFormat::OpenMetrics;
         else if (value == "prometheus") opt.format = OutputFormat::Prometheus;
-        else return usage_error("unknown output format '" + value + "' for -f",
-                                "use -f text, json, folded, openmetrics or prometheus");
+        else return usage_error("Invalid output format \"" + value + "\"",  // bpftrace 0.17's words
+                                "valid formats: text, json, folded, openmetrics, prometheus");
         return {};
       case 'I':
         if (value.empty()) return usage_error("-I needs a directory");
         opt.include_dirs.push_back(value);
+        return {};
+      case 'B':
+        if (value != "none" && value != "line" && value != "full")  // bpftrace 0.17's words
+          return usage_error("USAGE: -B must be either 'line', 'full', or 'none'.",
+                             "rawprobe writes each batch of events whole as it reads it, so all three print alike");
+        opt.buffering = value;
         return {};
       case 'q': opt.quiet = true; return {};
       case 'v': opt.verbose = true; return {};
@@ -85,7 +95,7 @@ struct Parser {
       case 'h': opt.mode = Mode::Help; return {};
       case 'V': opt.mode = Mode::Version; return {};
       default:
-        return usage_error(std::string("unknown option '-") + c + "'");
+        return usage_error(std::string("invalid option -- '") + c + "'");  // getopt's words, as bpftrace prints them
     }
   }
 
@@ -185,9 +195,11 @@ struct Parser {
     else if (name == "dry-run") opt.dry_run = true;
     else if (name == "trace-syscalls") opt.trace_syscalls = true;
     else if (name == "info") opt.mode = Mode::Info;
+    else if (name == "no-warnings") opt.no_warnings = true;
+    else if (name == "usdt-file-activation") opt.usdt_file_activation = true;
     else if (name == "version") opt.mode = Mode::Version;
     else if (name == "help") opt.mode = Mode::Help;
-    else return usage_error("unknown option '--" + name + "'");
+    else return usage_error("unrecognized option '--" + name + "'");  // getopt's words, as bpftrace prints them
     return {};
   }
 
@@ -252,7 +264,9 @@ struct Parser {
       have_program = true;
     }
     opt.params.assign(words, positional.end());
-    if (!have_program) return usage_error("no program given", "give a script FILE or -e PROGRAM");
+    if (!have_program)  // bpftrace prints its usage here; scripts look for its first word
+      return usage_error("USAGE: rawprobe [options] FILE [PARAM...] | rawprobe [options] -e 'PROGRAM' [PARAM...]",
+                         "no program given: give a script FILE or -e PROGRAM (rawprobe --help lists the options)");
     if (!opt.command.empty() && opt.pid > 0)
       return usage_error("-c and -p cannot be combined", "trace a new command with -c, or a running process with -p");
     return {};
@@ -293,9 +307,9 @@ Status read_program(Options& options) {
     text << std::cin.rdbuf();
   } else {
     std::ifstream in(options.program_file, std::ios::binary);
-    if (!in)
-      return syscall_error("read the script", "open", errno, options.program_file,
-                           "give an existing script file, or the program itself with -e");
+    if (!in)  // bpftrace 0.17's words
+      return make_error("failed to open file '" + options.program_file + "': " + std::strerror(errno), {},
+                        "give an existing script file, or the program itself with -e");
     text << in.rdbuf();
   }
   options.program = text.str();
@@ -316,7 +330,12 @@ std::string usage_text() {
          "  -I DIR               look for #include files in DIR (before the system's)\n"
          "  --include FILE       read FILE first, as if the script began with #include \"FILE\"\n"
          "  -q                   quiet: no \"Attaching N probes...\" line\n"
-         "  -f FORMAT            output format: text, json (bpftrace's NDJSON records), folded\n"
+         "  -B MODE              output buffering, none, line or full (accepted as bpftrace's;\n"
+         "                       rawprobe writes each batch of events whole as it reads it)\n"
+         "  --no-warnings        print no WARNING: lines\n"
+         "  --usdt-file-activation\n"
+         "                       set USDT semaphores in every process that maps the file\n"
+         "                       (what rawprobe does wherever the kernel counts them, 4.20+)\n"         "  -f FORMAT            output format: text, json (bpftrace's NDJSON records), folded\n"
          "                       (maps keyed by stacks as flame graph input, one\n"
          "                       'frame;frame;frame count' line each), openmetrics or\n"
          "                       prometheus (maps as a metrics exposition; with -o FILE each\n"

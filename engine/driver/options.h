@@ -57,6 +57,15 @@ struct Options {
   std::string metrics_prefix = "rawprobe";  // --metrics-prefix: metric names' first word
   std::vector<std::string> include_dirs;     // -I DIR, searched before the system's
   std::vector<std::string> forced_includes;  // --include FILE, as if #include "FILE" came first
+  // -B none|line|full, bpftrace's output buffering. rawprobe writes what it read at each
+  // wakeup whole, never part of a line, so every mode prints the same; the flag is checked
+  // and accepted so scripts written for bpftrace run unchanged.
+  std::string buffering = "line";
+  bool no_warnings = false;           // --no-warnings: no "WARNING: ..." lines
+  // --usdt-file-activation: bpftrace's way to set USDT semaphores in every process that maps
+  // the file. rawprobe does that already wherever the kernel counts them (ref_ctr_offset,
+  // 4.20); without it, semaphores are set only in the -p/-c process, and the flag says so.
+  bool usdt_file_activation = false;
 
   // The name errors and annotations use for the script: FILE, or "-e" for inline programs.
   std::string source_name() const { return inline_program ? "-e" : program_file; }

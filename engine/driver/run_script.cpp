@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "engine/base/warnings.h"
 #include "engine/codegen/codegen.h"
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
@@ -131,7 +132,7 @@ Result<sys::Fd> open_output(const Options& options) {
 void report_stale_events_removed() {
   Result<std::vector<std::string>> removed = sys::remove_stale_events();
   if (!removed) {
-    std::fprintf(stderr, "rawprobe: warning: %s\n", removed.error().message().c_str());
+    if (warnings_enabled()) std::fprintf(stderr, "rawprobe: warning: %s\n", removed.error().message().c_str());
     return;
   }
   for (const std::string& event : *removed)
@@ -160,7 +161,8 @@ int run_script(Options& options) {
                                                          .kernel_types = &kernel_types,
                                                          .params = {options.params},
                                                          .child_command = !options.command.empty(),
-                                                         .unsafe = options.unsafe});
+                                                         .unsafe = options.unsafe,
+                                                         .pid = options.pid});
   if (!front.ok) return fail_text(front.errors);
   if (front.program.ast.options_help) {  // `-- --help`: the script's getopt() options
     std::fputs(lang::options_listing(front.program.ast.options).c_str(), stdout);
@@ -308,6 +310,9 @@ int run_script(Options& options) {
   for (BlockAttachment& a : *attached)
     if (!a.is_end) not_end.push_back(&a.handle);
   release_together(std::move(not_end), sys::tracing());
+  // What the probes produced until they were detached: printed, unless it came after an
+  // exit(), which drops it as bpftrace does; only then may END's output be handled.
+  if (Status s = runtime::drain_events(parts); !s) return fail(s.error());
   dispatcher->resume();
   probes::trigger_end();
   Status drained = runtime::drain_events(parts);
@@ -317,7 +322,8 @@ int run_script(Options& options) {
   attached->clear();
   Result<std::vector<std::string>> failed = runtime::failed_update_warnings(script, checked.info, *maps);
   if (!failed) return fail(failed.error());
-  for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
+  if (warnings_enabled())
+    for (const std::string& w : *failed) std::fprintf(stderr, "%s\n", w.c_str());
   for (const std::string& p : dispatcher->problems()) std::fprintf(stderr, "rawprobe: %s\n", p.c_str());
   if (options.verbose && maps->symbols()) {
     const symbols::SymbolCacheStats& st = maps->symbols()->user_symbols().stats();

@@ -27,6 +27,8 @@ struct SemanticOptions {
   StackMode stack_mode = StackMode::Bpftrace;
   // Where the front end reads BPFTRACE_* variables (settings.h); null: the environment.
   const char* (*getenv)(const char*) = nullptr;
+  // -p PID: library names in uprobe targets (for args->NAME's DWARF) resolve in that process.
+  int pid = -1;
 };
 
 // Types `prog` in place and returns the summary. Errors go to `diags`.

@@ -180,11 +180,12 @@ void Checker::field(Expr& e) {
     return;
   }
   base.builtin = BuiltinId::Args;
+  if (uprobe_field(e)) return;
   if (!all_specs(is_tracepoint)) {
     if (const char* why = shared_hint(&probes::ContextTraits::args_error))
       error(base.span, why);
     else
-      error(base.span, "The args builtin can only be used with tracepoint probes (" + probe_kinds_text() + " used here)");
+      error(base.span, "The args builtin can only be used with tracepoint and uprobe probes (" + probe_kinds_text() + " used here)");
     return;
   }
   if (!opts_.tracepoints) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/dwarf/function_params.h"
 #include "engine/lang/semantic.h"
 #include "engine/output/printf_format.h"
 #include "engine/probes/probe_types.h"
@@ -86,6 +87,9 @@ class Checker {
   void note_builtin(BuiltinId id);
   // sargN (semantic_stack_args.cpp): true when e is one, checked.
   bool stack_argument(Expr& e);
+  // uprobe args->NAME from DWARF (semantic_uprobe_args.cpp): true when e was one, checked.
+  bool uprobe_field(Expr& e);
+  const std::vector<dwarf::FunctionParam>* uprobe_params(const ProbeSpec& spec);
 
   // calls (semantic_calls.cpp): the registry's check hooks (engine/lang/functions.def),
   // each given a call whose `function` is resolved
@@ -139,6 +143,8 @@ class Checker {
   std::vector<bool> value_failed_;
   std::vector<bool> lhist_known_;  // per map: its lhist parameters have been seen
   int loop_depth_ = 0;
+  // Parameters read from DWARF, by "path\0function": read once for both passes.
+  std::map<std::string, std::vector<dwarf::FunctionParam>> dwarf_params_;
 };
 
 }  // namespace rawprobe::lang

@@ -80,6 +80,12 @@ Result<std::vector<TargetFile>> mapped_objects(pid_t pid) {
     // A deleted file or memfd has no name to open; its mapping's magic link still reaches
     // the inode, for ELF reading and for the kernel's uprobe path lookup alike.
     t.path = m.deleted ? "/proc/" + std::to_string(pid) + "/map_files/" + m.range : m.path;
+    // A process in another mount namespace (a container) names files of its own view: read
+    // them through /proc/PID/root unless the name reaches the same file here.
+    if (!m.deleted && !m.path.empty() && m.path[0] == '/') {
+      std::string inside = "/proc/" + std::to_string(pid) + "/root" + m.path;
+      if (!same_file(m.path, inside)) t.path = inside;
+    }
     out.push_back(t);
   }
   return out;

@@ -104,7 +104,8 @@ class TracepointProvider final : public Provider {
       for (size_t i = 0; i < close.size() && i < 5; ++i)
         hint += (i ? ", 'tracepoint:" : "did you mean 'tracepoint:") + close[i] + "'";
       hint += hint.empty() ? "list them with -l 'tracepoint:*'" : "?";
-      return make_error("tracepoint '" + spec.provider + ":" + spec.name + "' not found", spec.raw,
+      // bpftrace 0.17's words first, for scripts that match them.
+      return make_error("tracepoint not found: " + spec.provider + ":" + spec.name, spec.raw,
                         hint);
     }
     std::vector<AttachPoint> points;

@@ -4,6 +4,10 @@
 #include "elf/hex.h"
 #include "elf/listing.h"
 #include "elf/segments.h"
+#include "engine/base/warnings.h"
+#include "engine/dwarf/function_params.h"
+
+#include <cstdio>
 
 namespace rawprobe::probes {
 
@@ -62,10 +66,21 @@ Status list_functions(const ListRequest& request, ListSink& sink) {
       return listed.error();
     }
     bool one = listed->names.size() == 1;
+    // Parameters first, as bpftrace 0.17 prints them ("    int a"), from the file's DWARF.
+    std::map<std::string, std::vector<dwarf::FunctionParam>, std::less<>> params;
+    if (sink.verbose() && request.provider == "uprobe" && !listed->names.empty()) {
+      auto read = dwarf::all_function_params(t.path);
+      if (read)
+        params = std::move(*read);
+      else if (warnings_enabled())  // bpftrace 0.17's warning, word for word
+        std::fprintf(stderr, "WARNING: No DWARF found for \"%s\", cannot show parameter info\n", t.display.c_str());
+    }
     std::string prefix = request.provider + ":" + t.display + ":", line;
     for (const elf::ListedName& n : listed->names) {
       line.assign(prefix).append(n.name);  // one buffer for every line, not one each
       if (!sink.line(line) || !sink.verbose()) continue;
+      if (auto p = params.find(n.name); p != params.end())
+        for (const dwarf::FunctionParam& param : p->second) sink.detail("    " + param.spelling + (param.name.empty() ? "" : " " + param.name));
       for (const std::string& detail : describe_function(**bin, *n.symbol, one)) sink.detail(detail);
     }
   }

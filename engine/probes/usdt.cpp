@@ -62,12 +62,17 @@ AttachPoint point_of(const TargetFile& target, const arch::Table* table, pid_t p
 
 class UsdtProvider final : public UserProbeProvider {
  public:
-  // BINARY:PROVIDER:NAME or BINARY:NAME
-  Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
-    if (p.size() < 3 || p.size() > 4 || p[1].empty() || p.back().empty()) {
-      return make_error("usdt needs usdt:BINARY:PROVIDER:NAME or usdt:BINARY:NAME");
+  // BINARY:PROVIDER:NAME or BINARY:NAME; any part may be in double quotes ("a:b" holds a
+  // colon). An empty BINARY (usdt::PROVIDER:NAME) is every object of the -p/-c process, as
+  // in bpftrace.
+  Status parse(const std::vector<std::string>& parts, lang::ProbeSpec& out) const override {
+    std::vector<std::string> p = parts;
+    for (std::string& part : p)
+      if (part.size() >= 2 && part.front() == '"' && part.back() == '"') part = part.substr(1, part.size() - 2);
+    if (p.size() < 3 || p.size() > 4 || p.back().empty() || (p.size() == 3 && p[1].empty())) {
+      return make_error("usdt needs usdt:BINARY:PROVIDER:NAME or usdt:BINARY:NAME (usdt::PROVIDER:NAME with -p)");
     }
-    out.target = p[1];
+    out.target = p[1].empty() ? "*" : p[1];
     out.provider = p.size() == 4 ? p[2] : "";
     out.name = p.back();
     out.wildcard = lang::has_wildcard(out.target) || lang::has_wildcard(out.provider) || lang::has_wildcard(out.name);
@@ -76,6 +81,10 @@ class UsdtProvider final : public UserProbeProvider {
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext& ctx) const override {
+    if (spec.target == "*" && ctx.pid <= 0)  // bpftrace 0.17's words first
+      return make_error("usdt probe must specify at least path or pid to probe", spec.raw,
+                        "give -p PID or -c CMD to search that process's objects, or name the binary: usdt:BINARY:" +
+                            (spec.provider.empty() ? "" : spec.provider + ":") + spec.name);
     Result<std::vector<OpenedTarget>> targets = open_targets(spec.target, ctx.pid, true);
     if (!targets) return targets.error();
     std::vector<AttachPoint> points;

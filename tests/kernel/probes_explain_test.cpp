@@ -49,7 +49,7 @@ TEST_CASE("--explain tracepoint: its id and format are tracefs's") {
 TEST_CASE("--explain of a misspelt tracepoint suggests the real one and exits 1") {
   cli_test::RunResult r = run_rawprobe({"--explain", "tracepoint:syscalls:sys_enter_reed"});
   CHECK(r.status == 1);
-  CHECK(r.err.find("tracepoint 'syscalls:sys_enter_reed' not found") != std::string::npos);
+  CHECK(r.err.find("tracepoint not found: syscalls:sys_enter_reed") != std::string::npos);
   CHECK(r.err.find("did you mean 'tracepoint:syscalls:sys_enter_read'?") != std::string::npos);
 }
 

@@ -154,9 +154,9 @@ TEST_CASE("syntax errors: position, caret under the span, several per run") {
 }
 
 TEST_CASE("semantic errors that bpftrace cannot show here: tracepoint args and several at once") {
-  auto r = test::front_end("uprobe:/bin/sh:main { @a = args->x; }\nBEGIN { @b = 1; @b = \"s\"; $q = $r; }");
+  auto r = test::front_end("uretprobe:/bin/sh:main { @a = args->x; }\nBEGIN { @b = 1; @b = \"s\"; $q = $r; }");
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find("The args builtin can only be used with tracepoint probes (uprobe used here)") != std::string::npos);
+  CHECK(r.errors.find("The args builtin can only be used with tracepoint and uprobe probes (uretprobe used here)") != std::string::npos);
   CHECK(r.errors.find("Type mismatch for @b") != std::string::npos);
   CHECK(r.errors.find("Undefined or undeclared variable: $r") != std::string::npos);
   r = test::front_end("uretprobe:/bin/sh:main { @r = retval; @f[func] = count(); @p[probe] = count(); }");
