@@ -6,23 +6,11 @@
 
 #include <regex>
 
-#include "engine/sys/tracefs.h"
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/fault_support.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
-
-namespace {
-
-std::string uprobe_events() {
-  Result<std::string> dir = sys::tracefs_dir();
-  REQUIRE(dir);
-  std::string text;
-  sys::read_text_file(*dir + "/uprobe_events", text);
-  return text;
-}
-
-}  // namespace
 
 TEST_SUITE_BEGIN("host-only");
 
