@@ -36,7 +36,9 @@ bool parse_line(std::string_view line, Line& out) {
     if (open != std::string_view::npos && close != std::string_view::npos && close > open)
       out.module = m.substr(open + 1, close - open - 1);
   }
-  return !out.name.empty();
+  // The table keeps names NUL-terminated, so a name holding a NUL (never the kernel's, but a
+  // fixture's or a container root's file can) would come back cut short: not a symbol line.
+  return !out.name.empty() && out.name.find('\0') == std::string_view::npos;
 }
 
 bool is_data(char type) {

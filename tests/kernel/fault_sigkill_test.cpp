@@ -9,8 +9,8 @@
 #include <set>
 #include <thread>
 
-#include "engine/sys/tracefs.h"
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/fault_support.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
@@ -45,13 +45,6 @@ std::set<std::string> still_there(const std::string& object, const std::set<std:
   return left;
 }
 
-std::string uprobe_events() {
-  Result<std::string> dir = sys::tracefs_dir();
-  REQUIRE(dir);
-  std::string text;
-  sys::read_text_file(*dir + "/uprobe_events", text);
-  return text;
-}
 
 }  // namespace
 

@@ -1,0 +1,39 @@
+// A file descriptor limit too low for a wildcard's probes: rawprobe stops with the errno and
+// the way out, and leaves nothing behind, in particular no legacy uprobe_events entry (the
+// kernel frees fd-held programs, maps and links at exit, but tracefs events stay until
+// removed, and removing them needs one more descriptor at the moment none is left).
+#include <doctest/doctest.h>
+
+#include <regex>
+
+#include "tests/kernel/cli_run.h"
+#include "tests/kernel/fault_support.h"
+
+using namespace rawprobe;
+using namespace rawprobe::cli_test;
+
+TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("RLIMIT_NOFILE too low for a wildcard: EMFILE named, a hint, nothing left attached") {
+  // Every function of the sample: more probes than 16 descriptors hold in any mode.
+  std::string fun = sample("fun");
+  for (const char* mode : {"auto", "pmu", "legacy"}) {
+    CAPTURE(mode);
+    // prlimit sets the limit on itself and execs rawprobe, which keeps its pid.
+    Process tracer({"prlimit", "--nofile=16:16", "--", rawprobe_path(), "--attach-mode=" + std::string(mode), "-e",
+                    "uprobe:" + fun + ":* { @[probe] = count(); } uretprobe:" + fun +
+                        ":* { @r[probe] = count(); } interval:ms:100 { exit(); }"});
+    pid_t pid = tracer.pid();
+    RunResult r = tracer.finish(60);
+    CHECK(r.status == 1);
+    // It got as far as attaching (the limit bit there, not in setting up).
+    CHECK_MESSAGE(std::regex_search(r.out, std::regex("^Attaching [0-9]+ probes\\.\\.\\.\n")), r.out);
+    CHECK_MESSAGE(r.err.find("EMFILE (Too many open files)") != std::string::npos, r.err);
+    CHECK_MESSAGE(r.err.find("ulimit -n") != std::string::npos, r.err);
+    // No event of this run is left for a later run to clean up.
+    std::string own_event = "rawprobe_" + std::to_string(pid) + "_";
+    CHECK_MESSAGE(uprobe_events().find(own_event) == std::string::npos, uprobe_events());
+  }
+}
+
+TEST_SUITE_END();
