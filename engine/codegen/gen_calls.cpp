@@ -54,7 +54,14 @@ const ProgramGen::GenerateHooks& ProgramGen::generate_hooks(lang::FunctionId id)
 void ProgramGen::call_statement(const Expr& e) {
   const GenerateHooks& h = generate_hooks(e.function);
   if (h.action) return (this->*h.action)(e);
-  if (h.int_value || h.into) return;  // a value nobody reads: no side effect to keep
+  // An action that also gives a value (delete() says whether an element went) is run for its
+  // effect; a pure value nobody reads has no side effect to keep.
+  if (h.int_value && lang::function_info(e.function).role == lang::FunctionRole::Action) {
+    IntVal v = (this->*h.int_value)(e);
+    release(v);
+    return;
+  }
+  if (h.int_value || h.into) return;
   fail(e.span, e.name + "() cannot be used as a statement here");
 }
 
@@ -80,8 +87,6 @@ void ProgramGen::map_event_call(const Expr& e) {
   uint64_t id = e.function == lang::FunctionId::Clear ? kAsyncClearMap : kAsyncZeroMap;
   simple_event(id, {static_cast<uint64_t>(e.operands[0]->map_id)});
 }
-
-void ProgramGen::delete_call(const Expr& e) { map_delete(*e.operands[0]); }
 
 void ProgramGen::read_memory(Place dst, uint32_t size, Reg addr, bool user) {
   if (addr != bpf::R3) b_.mov(bpf::R3, addr);
