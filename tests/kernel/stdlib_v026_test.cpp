@@ -183,3 +183,35 @@ TEST_CASE("dw_ustack and skboutput are refused with the reason") {
   CHECK(r.status == 1);
   CHECK(r.err.find("bpf_skb_output()") != std::string::npos);
 }
+
+TEST_CASE("exit(code) ends the run with that status, after END and the maps") {
+  // docs/stdlib.md: exit "Terminate bpftrace ... The END probe will still trigger (if
+  // specified) and maps will be printed. An optional exit code can be provided."
+  for (int code : {0, 3, 42}) {
+    CAPTURE(code);
+    RunResult r = run_rawprobe({"-e", "BEGIN { @n = " + std::to_string(code * 2) + "; $c = @n / 2; exit($c); } END { printf(\"end\\n\"); }"});
+    CHECK(r.status == code);
+    CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 2 probes...", "end", "@n: " + std::to_string(code * 2)});
+  }
+  RunResult r = run_rawprobe({"-e", "BEGIN { exit(); }"});
+  CHECK(r.status == 0);
+}
+
+TEST_CASE("errorf and warnf print to stderr after the call's place, as docs/stdlib.md shows") {
+  // docs/stdlib.md (v0.26.1), errorf: `BEGIN { errorf("Something bad with args: %d, %s", 10, "arg2"); }`
+  // prints `stdin:1:9-62: ERROR: Something bad with args: 10, arg2`; rawprobe names an -e
+  // program "-e", as its other messages do.
+  std::string call = "errorf(\"Something bad with args: %d, %s\", 10, \"arg2\")";
+  std::string warn = "warnf(\"Something kinda bad with args: %d, %s\", 10, \"arg2\")";
+  std::string script = "BEGIN { " + call + "; " + warn + "; printf(\"out\\n\"); exit(); }";
+  RunResult r = run_rawprobe({"-e", script});
+  REQUIRE(r.status == 0);
+  size_t col = script.find(call) + 1, wcol = script.find(warn) + 1;
+  CHECK(col == 9);
+  CHECK(col + call.size() == 62);
+  CHECK(lines_of(r.err) == std::vector<std::string>{
+                               "-e:1:9-62: ERROR: Something bad with args: 10, arg2",
+                               "-e:1:" + std::to_string(wcol) + "-" + std::to_string(wcol + warn.size()) +
+                                   ": WARNING: Something kinda bad with args: 10, arg2"});
+  CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 1 probe...", "out"});
+}
