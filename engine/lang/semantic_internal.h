@@ -120,6 +120,7 @@ class Checker {
   void call_task_field(Expr& e);  // ppid, pcomm
   void call_type_test(Expr& e);   // is_integer, is_str, ...
   void call_unavailable(Expr& e); // dw_ustack, skboutput: the reason they cannot be
+  void call_probetype(Expr& e);
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
   void call_buf(Expr& e);

@@ -62,6 +62,24 @@ void Checker::call_type_test(Expr& e) {
   check(e, Use::Value);
 }
 
+// probetype: the block's probe type, as a string literal ("special" for BEGIN and END, as
+// docs/stdlib.md says). A block whose points are of several types has no one answer here.
+void Checker::call_probetype(Expr& e) {
+  if (!arg_count(e)) return;
+  std::string name;
+  for (const ProbeSpec& s : probe_->specs) {
+    bool special = s.kind == ProbeKind::Begin || s.kind == ProbeKind::End;
+    std::string kind = special ? "special" : probe_kind_name(s.kind);
+    if (!name.empty() && kind != name)
+      return error(e.span, "probetype in a block of several probe types (" + name + ", " + kind +
+                               "): split the block, one probe type each");
+    name = kind;
+  }
+  e.kind = ExprKind::String;
+  e.str = name;
+  check(e, Use::Value);
+}
+
 // Functions whose only implementation needs what rawprobe does not have: the error says what.
 void Checker::call_unavailable(Expr& e) {
   for (ExprPtr& a : e.operands) check(*a, Use::Value);

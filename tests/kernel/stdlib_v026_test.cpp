@@ -215,3 +215,22 @@ TEST_CASE("errorf and warnf print to stderr after the call's place, as docs/stdl
                                    ": WARNING: Something kinda bad with args: 10, arg2"});
   CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 1 probe...", "out"});
 }
+
+TEST_CASE("probetype names the block's probe type; BEGIN and END are \"special\"") {
+  // docs/stdlib.md: probetype is the "Name of the probe type. Note: begin and end probes are of
+  // type special". The other names are the probe types' own, as `probe` prints them.
+  RunResult r = run_rawprobe({"-e",
+                              "BEGIN { printf(\"%s %s\\n\", probetype, probe); }"
+                              " interval:ms:1 { printf(\"%s %s\\n\", probetype(), probe); exit(); }"
+                              " END { printf(\"%s %s\\n\", probetype, probe); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> out = lines_of(r.out);
+  REQUIRE(out.size() == 4);
+  CHECK(out[1] == "special BEGIN");
+  CHECK(out[2] == "interval interval:ms:1");
+  CHECK(out[3] == "special END");
+  r = run_rawprobe({"--dry-run", "-e", "BEGIN, interval:ms:1 { printf(\"%s\\n\", probetype); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("probetype in a block of several probe types (special, interval)") != std::string::npos);
+}
