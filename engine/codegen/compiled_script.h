@@ -14,7 +14,7 @@
 // u64 is an event id into the events map, and the runtime acts on it:
 //   id < kAsyncBase          printf number `id` (ProgramInfo::printfs[id]); the arguments
 //                            follow at offset 8, laid out by PrintfInfo::args
-//   kAsyncExit               exit(): stop the run (END, maps, detach)
+//   kAsyncExit               exit([code]): stop the run (END, maps, detach), code the status
 //   kAsyncPrintMap           print(@m[, top[, div]]): { u64 id; u64 map; u64 top; u64 div }
 //   kAsyncClearMap           clear(@m): { u64 id; u64 map }   (user space deletes every key)
 //   kAsyncZeroMap            zero(@m):  { u64 id; u64 map }   (user space zeroes every value)

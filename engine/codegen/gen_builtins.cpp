@@ -8,7 +8,8 @@
 //   retval, argN     pt_regs slots of the point's arch table (r6 = ctx); argN past the
 //                    argument registers from the stack where the ABI puts them
 //   sargN            the N-th stack word at entry (arch::Table::stack_args_offset)
-//   cpid             the -c child's pid, a constant; username: the uid, named in user space
+//   cpid             the -c child's pid, a constant (has_cpid: whether there is one);
+//                    username: the uid, named in user space
 //   numaid, jiffies  bpf_get_numa_node_id(), bpf_jiffies64() (5.5)
 //   args->f          tracepoint record at the field's offset (the context itself)
 //   argN (rawtracepoint)  u64 args[N] of the context: ctx + 8 * N
@@ -105,6 +106,9 @@ IntVal ProgramGen::builtin_int(const Expr& e) {
   fail(e.span, "the " + e.name + " builtin has no integer value here");
   return IntVal::constant(0);
 }
+
+// has_cpid: whether cpid has a value, i.e. a -c child was started (a constant, as cpid is).
+IntVal ProgramGen::has_cpid_int(const Expr&) { return IntVal::constant(script_.options().child_pid != 0); }
 
 void ProgramGen::builtin_into(const Expr& e, Place dst) {
   if (e.builtin == BuiltinId::Comm) {

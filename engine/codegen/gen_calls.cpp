@@ -5,7 +5,7 @@
 //                      per-CPU `.scratch` array when the stack cannot hold it, then
 //                      bpf_ringbuf_output(events, rec, size, 0)            (5.8+) or
 //                      bpf_perf_event_output(ctx, events, BPF_F_CURRENT_CPU, rec, size)
-//   exit()             { kAsyncExit }, then the program returns
+//   exit([code])       { kAsyncExit[, code] }, then the program returns
 //   time(f) clear(@m) zero(@m) print(@m, top, div) print(v)   their records, same path
 //   str(p[, n])        zero the slot, then bpf_probe_read_user_str (user probes) or
 //                      bpf_probe_read_str (kernel and tracepoint probes: on x86_64 it reads a
@@ -54,7 +54,14 @@ const ProgramGen::GenerateHooks& ProgramGen::generate_hooks(lang::FunctionId id)
 void ProgramGen::call_statement(const Expr& e) {
   const GenerateHooks& h = generate_hooks(e.function);
   if (h.action) return (this->*h.action)(e);
-  if (h.int_value || h.into) return;  // a value nobody reads: no side effect to keep
+  // An action that also gives a value (delete() says whether an element went) is run for its
+  // effect; a pure value nobody reads has no side effect to keep.
+  if (h.int_value && lang::function_info(e.function).role == lang::FunctionRole::Action) {
+    IntVal v = (this->*h.int_value)(e);
+    release(v);
+    return;
+  }
+  if (h.int_value || h.into) return;
   fail(e.span, e.name + "() cannot be used as a statement here");
 }
 
@@ -69,8 +76,19 @@ void ProgramGen::call_into(const Expr& e, uint32_t slot, Place dst) {
   fail(e.span, e.name + "() does not give a value that can be stored here");
 }
 
-void ProgramGen::exit_call(const Expr&) {
-  simple_event(kAsyncExit, {});
+// exit(code): { kAsyncExit, code }; the runtime makes the code its exit status.
+void ProgramGen::exit_call(const Expr& e) {
+  if (e.operands.empty()) {
+    simple_event(kAsyncExit, {});
+  } else {
+    IntVal code = gen_int(*e.operands[0]);
+    pin(code);
+    Place rec{frame_.alloc(16), {}};
+    store_int(IntVal::constant(static_cast<int64_t>(kAsyncExit)), 8, rec);
+    store_int(code, 8, rec.at(8));
+    release(code);
+    output_event(rec, 16, false);
+  }
   b_.jump(exit_label_);
 }
 
@@ -80,8 +98,6 @@ void ProgramGen::map_event_call(const Expr& e) {
   uint64_t id = e.function == lang::FunctionId::Clear ? kAsyncClearMap : kAsyncZeroMap;
   simple_event(id, {static_cast<uint64_t>(e.operands[0]->map_id)});
 }
-
-void ProgramGen::delete_call(const Expr& e) { map_delete(*e.operands[0]); }
 
 void ProgramGen::read_memory(Place dst, uint32_t size, Reg addr, bool user) {
   if (addr != bpf::R3) b_.mov(bpf::R3, addr);

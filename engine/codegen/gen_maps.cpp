@@ -11,7 +11,8 @@
 //                    `.zero` array map (read through a direct map-value pointer, 5.2+) when
 //                    missing, then updated in place: min/max { s64 value; u64 set },
 //                    avg/stats { count; total }, hist/lhist u64 buckets[] (map_print.h)
-//   delete(@m[k])    map_delete_elem; delete(@c) of a keyless count(): zero(@c), every
+//   delete(@m[k])    map_delete_elem (r0 0 when the element went: gen_map_keys.cpp turns it
+//                    into delete()'s value); delete(@c) of a keyless count(): zero(@c), every
 //                    CPU's slot zeroed by user space (an array entry cannot be deleted, and
 //                    a program reaches only its own CPU's slot)
 #include "engine/codegen/gen.h"

@@ -333,7 +333,7 @@ int run_script(Options& options) {
   if (!drained) return fail(drained.error());
   if (!printed) return fail(printed.error());
   if (!flushed) return fail(flushed.error());
-  return 0;
+  return dispatcher->exit_code();
 }
 
 }  // namespace rawprobe::driver

@@ -94,7 +94,8 @@ struct Expr {
   uint32_t arg_index = 0;        // Builtin Arg, Sarg: N of argN, sargN
   int map_id = -1;               // Map: index into ProgramInfo::maps
   int call_id = -1;              // Call printf: index into ProgramInfo::printfs;
-                                 // Call time: index into ProgramInfo::time_formats
+                                 // Call time: index into ProgramInfo::time_formats;
+                                 // Call delete/has_key: 1 once (@m, k) became (@m[k])
   uint32_t field_offset = 0;     // Field: byte offset in the tracepoint record or C record
   TypeName type_name;            // Cast (to a C type), Sizeof, Offsetof: as written
   // sema, Field of a C bit-field: its first bit from field_offset and its width (0: not one)

@@ -37,7 +37,8 @@ struct PrintfInfo {
   uint32_t record_size = kEventHeaderSize;   // layout_of({u64 id, args...}).size
   Span span;
   // What is done with the formatted text: printed (printf), the file it names printed
-  // (cat), or run as a shell command (system). Their records are alike. join() records
+  // (cat), run as a shell command (system), or printed to stderr (errorf, warnf: the front
+  // end has put the call's place at the start of `format`). Their records are alike. join() records
   // are { u64 id; char args[kJoinArgs][kJoinArgBytes] }, `format` its separator.
   FunctionId function = FunctionId::Printf;
 };

@@ -227,6 +227,10 @@ void Checker::check_map_keys(Expr& m) {
   size_t id = static_cast<size_t>(m.map_id);
   // Taken only now: checking a key may add a map and so move this one.
   MapInfo& info = info_.maps[id];
+  if (key_known_[id] && key.size() != info.key.size()) {
+    std::vector<Type> want = info.key;
+    if (reshape_key(m, want)) return check_map_keys(m);
+  }
   if (!key_known_[id]) {
     key_known_[id] = true;
     info.key = key;

@@ -110,6 +110,11 @@ void Checker::builtin(Expr& e) {
     if (e.name == b.name) e.builtin = b.id;
   switch (e.builtin) {
     case BuiltinId::None: {
+      // A function without arguments is used bare as well (bpftrace 0.24 on: `ppid`).
+      if (const FunctionInfo* f = find_function(e.name); f && f->min_args == 0 && f->role == FunctionRole::Value) {
+        e.kind = ExprKind::Call;
+        return call(e, Use::Value);
+      }
       // An enumerator of the script's enums or the kernel's (BTF) is its integer, as in C.
       if (std::optional<int64_t> value = c_types().enum_constant(e.name)) {
         e.kind = ExprKind::Integer;

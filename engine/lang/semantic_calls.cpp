@@ -45,7 +45,7 @@ void Checker::call(Expr& e, Use use) {
   e.function = f->id;
   if (f->role == FunctionRole::Aggregation && use != Use::MapValue)
     error(e.span, e.name + "() should be directly assigned to a map");
-  if (f->role == FunctionRole::Action && use != Use::Statement)
+  if (f->role == FunctionRole::Action && f->result == TypeKind::None && use != Use::Statement)
     error(e.span, e.name + "() should not be used in an assignment or as a map key");
   if (CheckHook hook = check_hook(f->id)) return (this->*hook)(e);
   call_generic(e);

@@ -120,6 +120,16 @@ class Checker {
   void call_strftime(Expr& e);
   void call_debugf(Expr& e);
   void call_join(Expr& e);  // semantic_join.cpp
+  // semantic_map_keys.cpp: delete(@m, k), has_key(@m, k), and @m[a, b] as @m[(a, b)]
+  void call_delete(Expr& e);
+  void call_has_key(Expr& e);
+  bool reshape_key(Expr& m, const std::vector<Type>& want);
+  // semantic_stdlib.cpp
+  void call_task_field(Expr& e);  // ppid, pcomm
+  void call_type_test(Expr& e);   // is_integer, is_str, ...
+  void call_unavailable(Expr& e); // dw_ustack, skboutput: the reason they cannot be
+  void call_probetype(Expr& e);
+
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
   void call_buf(Expr& e);
   bool buffer_conversions(const Expr& call, const PrintfFormat& format, std::vector<Type>& stored);

@@ -111,7 +111,9 @@ void EventDispatcher::handle(const uint8_t* record, size_t len) {
   (this->*kHandlers[index])(record, len);
 }
 
-void EventDispatcher::on_exit(const uint8_t*, size_t) {
+void EventDispatcher::on_exit(const uint8_t* record, size_t len) {
+  // The first exit() wins; its record carries exit(code)'s code, as a shell's status byte.
+  if (!exit_ && len >= 2 * kEventHeaderSize) exit_code_ = static_cast<int>(field(record, len, 1) & 0xff);
   exit_ = true;
   ignoring_ = true;
 }
@@ -160,6 +162,11 @@ void EventDispatcher::command_event(uint64_t id, std::span<const uint8_t> args) 
   if (info_->printfs[id].function == lang::FunctionId::Join) return join_event(info_->printfs[id].format, args);
   std::string text;
   printfs_[id].append(text, args.data(), args.size());
+  lang::FunctionId function = info_->printfs[id].function;
+  if (function == lang::FunctionId::Errorf || function == lang::FunctionId::Warnf) {
+    std::fprintf(stderr, "%s\n", text.c_str());  // the front end put the place first
+    return;
+  }
   bool cat = info_->printfs[id].function == lang::FunctionId::Cat;
   Result<std::string> out = cat ? cat_file(text) : system_output(text);
   if (!out) {

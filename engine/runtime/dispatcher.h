@@ -27,6 +27,8 @@ class EventDispatcher {
   // bpftrace ignores events that were already queued behind its exit.
   void handle(const uint8_t* record, size_t len);
   bool exit_requested() const { return exit_; }
+  // exit(code)'s code (bpftrace 0.21 on): rawprobe's exit status; 0 after exit() or none.
+  int exit_code() const { return exit_code_; }
   // END runs after exit(): its events must be handled again.
   void resume() { ignoring_ = false; }
   // Events lost since the last call. Two counts of the same losses: the programs' own count of
@@ -69,6 +71,7 @@ class EventDispatcher {
   uint64_t reader_lost_ = 0;    // PERF_RECORD_LOST total
   uint64_t lost_reported_ = 0;
   bool exit_ = false;
+  int exit_code_ = 0;
   bool ignoring_ = false;
   std::vector<std::string> problems_;
 };

@@ -14,6 +14,7 @@
 #include "engine/runtime/passwd.h"
 #include "engine/base/text_kinds.h"
 #include "engine/runtime/cgroup_paths.h"
+#include "arch/syscall_names.h"
 
 namespace rawprobe::runtime {
 namespace {
@@ -31,6 +32,13 @@ std::string inet(const uint8_t* p) {
   // An unknown family prints nothing, as in bpftrace.
   if (!inet_ntop(static_cast<int>(family), p + 8, text, sizeof text)) return "";
   return text;
+}
+
+// The running kernel's syscalls are the host architecture's; a number the table lacks (a
+// syscall newer than its headers) prints as the number.
+std::string syscall_name_text(uint64_t nr) {
+  std::string_view name = arch::syscall_name(arch::host(), nr);
+  return name.empty() ? std::to_string(nr) : std::string(name);
 }
 
 std::string mac(const uint8_t* p) {
@@ -107,6 +115,7 @@ void write_value_text(const Type& type, const uint8_t* from, uint8_t* to) {
     case TypeKind::MacAddr: text = mac(from); break;
     case TypeKind::Timestamp: text = timestamp(from); break;
     case TypeKind::CgroupPath: text = cgroup_path_text(u64_at(from)); break;
+    case TypeKind::SyscallName: text = syscall_name_text(u64_at(from)); break;
     default: break;
   }
   std::memset(to, 0, room);

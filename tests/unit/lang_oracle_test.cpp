@@ -175,7 +175,6 @@ TEST_CASE("semantic and syntax errors match bpftrace's position and message") {
       R"(BEGIN { $x = 1; $x = "a"; exit(); })",
       R"(BEGIN { if ("a" == 1) {} exit(); })",
       R"(BEGIN { @x = count(); @x = 1; exit(); })",
-      R"(BEGIN { exit(1); })",
       R"(BEGIN { printf("%d\n", "x"); exit(); })",
       R"(BEGIN { printf("%s\n", 1); exit(); })",
       R"(BEGIN { printf("%d\n", retval); exit(); })",

@@ -1,0 +1,236 @@
+// Functions of bpftrace 0.22 to 0.26.1's standard library (docs/stdlib.md of bpftrace v0.26.1),
+// run for real: has_key, delete(@m, k) and its value, @m[a, b] read as @m[(a, b)], ppid, pcomm,
+// has_cpid, syscall_name, the is_* type tests, and the refusals of dw_ustack and skboutput. The
+// expected values come from the script's own input, from the kernel (a syscall's return value,
+// the number a syscall tracepoint records), or from bpftrace 0.17 for the forms it shares.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "tests/kernel/cli_run.h"
+
+using namespace rawprobe::cli_test;
+
+namespace {
+
+// The output's lines, without the empty ones.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines = lines_starting(text, "");
+  std::erase(lines, std::string());
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("has_key and delete(@m, k) answer from the map's keys; delete says whether a key went") {
+  // docs/stdlib.md: has_key "Return true if the key exists in this map"; delete "If deletion
+  // fails (e.g. the key doesn't exist) the function returns false (0)".
+  const std::set<int> present = {3, 5, 8};
+  std::string script = "BEGIN {";
+  for (int k : present) script += " @m[" + std::to_string(k) + "] = " + std::to_string(k * 10) + ";";
+  for (int k = 1; k <= 9; ++k) script += " printf(\"has %d %d\\n\", " + std::to_string(k) + ", has_key(@m, " + std::to_string(k) + "));";
+  // Delete 5 and 6: the first exists, the second does not; then delete 5 again.
+  script += " $a = delete(@m, 5); $b = delete(@m, 6); $c = delete(@m, 5);";
+  script += " printf(\"deleted %d %d %d %d\\n\", $a, $b, $c, has_key(@m, 5)); exit(); }";
+  RunResult r = run_rawprobe({"-e", script});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> out = lines_of(r.out);
+  std::vector<std::string> want = {"Attaching 1 probe..."};
+  for (int k = 1; k <= 9; ++k) want.push_back("has " + std::to_string(k) + " " + (present.count(k) ? "1" : "0"));
+  want.push_back("deleted 1 0 0 0");
+  // What is left is printed at exit: the present keys but 5.
+  for (int k : present)
+    if (k != 5) want.push_back("@m[" + std::to_string(k) + "]: " + std::to_string(k * 10));
+  CHECK(out == want);
+}
+
+TEST_CASE("delete(@m, k) with a tuple key, and @m[a, b] read as @m[(a, b)], as bpftrace 0.22 on") {
+  // docs/stdlib.md's delete: "For map keys that are composed of multiple values (e.g.
+  // @mymap[3, "hello"] = 1 ...) the syntax would be: delete(@mymap, (3, "hello"))".
+  RunResult r = run_rawprobe({"-e",
+                              "BEGIN { @mymap[3, \"hello\"] = 1; @mymap[4, \"bye\"] = 2; $t = (4, \"bye\");"
+                              " @t[$t] = 7; printf(\"%d %d %d\\n\", has_key(@mymap, (3, \"hello\")), has_key(@mymap, $t),"
+                              " @t[4, \"bye\"]); $gone = delete(@mymap, (3, \"hello\"));"
+                              " printf(\"%d %d\\n\", $gone, has_key(@mymap, (3, \"hello\"))); delete(@t, 4, \"bye\"); exit(); }"});
+  // Three arguments are one too many: the key of several parts is one tuple.
+  CHECK(r.status == 1);
+  CHECK(r.err.find("delete() takes up to 2 arguments (3 provided)") != std::string::npos);
+  r = run_rawprobe({"-e",
+                    "BEGIN { @mymap[3, \"hello\"] = 1; @mymap[4, \"bye\"] = 2; $t = (4, \"bye\");"
+                    " @t[$t] = 7; printf(\"%d %d %d\\n\", has_key(@mymap, (3, \"hello\")), has_key(@mymap, $t),"
+                    " @t[4, \"bye\"]); $gone = delete(@mymap, (3, \"hello\"));"
+                    " printf(\"%d %d\\n\", $gone, has_key(@mymap, (3, \"hello\"))); delete(@t, (4, \"bye\")); exit(); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 1 probe...", "1 1 7", "1 0", "@mymap[4, bye]: 2"});
+}
+
+TEST_CASE("delete and has_key refuse a map without keys or a first argument that is not a map") {
+  for (const char* script : {"BEGIN { @s = 1; $x = has_key(@s, 1); }", "BEGIN { @m[1] = 1; delete(@m[1], 1); }",
+                             "BEGIN { $x = has_key(1, 2); }"}) {
+    CAPTURE(script);
+    RunResult r = run_rawprobe({"--dry-run", "-e", script});
+    CHECK(r.status == 1);
+    CHECK(r.err.find("error: ") != std::string::npos);
+  }
+  RunResult r = run_rawprobe({"--dry-run", "-e", "BEGIN { @m[1] = 1; delete(@m[1], 1); }"});
+  CHECK(r.err.find("delete() expects a map without keys as its first argument and the key as its second") !=
+        std::string::npos);
+}
+
+TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("oracle: delete(@m[k]) still works as in bpftrace 0.17") {
+  std::string script = "BEGIN { @m[1] = 1; @m[2] = 2; delete(@m[1]); exit(); }";
+  RunResult oracle = run({"bpftrace", "-e", script});
+  RunResult ours = run_rawprobe({"-e", script});
+  REQUIRE(oracle.status == 0);
+  CHECK(ours.status == 0);
+  CHECK(ours.out == oracle.out);
+}
+
+TEST_CASE("ppid and pcomm are the kernel's parent pid and group leader's name") {
+  // A thread named "worker" of a python3 process calls getppid(): the syscall's own return
+  // value is ppid's oracle, the name exec gave the process pcomm's, and comm is the thread's.
+  std::string child =
+      "/usr/bin/python3 -c \"import ctypes, os, threading\n"
+      "def work():\n"
+      "    ctypes.CDLL(None).prctl(15, b'worker')\n"
+      "    os.getppid()\n"
+      "t = threading.Thread(target=work); t.start(); t.join()\"";
+  RunResult r = run_rawprobe(
+      {"-c", child, "-e",
+       "tracepoint:syscalls:sys_exit_getppid /pid == cpid/ { printf(\"%d %d %d %s %s %d\\n\", args.ret, ppid, ppid(curtask),"
+       " pcomm, comm, has_cpid); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> out = lines_of(r.out);
+  REQUIRE(out.size() == 2);
+  std::istringstream fields(out[1]);
+  long ret = 0, ppid = 0, ppid_of_task = 0, has_cpid = 0;
+  std::string pcomm, comm;
+  fields >> ret >> ppid >> ppid_of_task >> pcomm >> comm >> has_cpid;
+  CHECK(ret > 1);
+  CHECK(ppid == ret);
+  CHECK(ppid_of_task == ret);
+  CHECK(pcomm == "python3");
+  CHECK(comm == "worker");
+  CHECK(has_cpid == 1);
+  // Without -c there is no child: has_cpid is false, as cpid is 0.
+  r = run_rawprobe({"-e", "BEGIN { printf(\"%d\\n\", has_cpid); exit(); }"});
+  CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 1 probe...", "0"});
+}
+
+TEST_CASE("syscall_name names the number a syscall tracepoint records, as the kernel names it") {
+  // Each sys_enter_NAME tracepoint records its syscall's number in __syscall_nr: the kernel's
+  // own pairing of number and name is the oracle for every syscall the child makes.
+  RunResult r = run_rawprobe(
+      {"-c", "/usr/bin/python3 -c 'import os; os.getppid(); os.getpid(); os.close(os.open(\"/\", 0))'", "-e",
+       "tracepoint:syscalls:sys_enter_get*,tracepoint:syscalls:sys_enter_open*,tracepoint:syscalls:sys_enter_read*,"
+       "tracepoint:syscalls:sys_enter_close,tracepoint:syscalls:sys_enter_newfstat*,tracepoint:syscalls:sys_enter_mmap"
+       " /pid == cpid/ { @[probe, syscall_name(args.__syscall_nr)] = count(); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  size_t checked = 0;
+  std::set<std::string> seen;
+  for (const std::string& line : lines_of(r.out)) {
+    const std::string prefix = "@[tracepoint:syscalls:sys_enter_";
+    if (line.rfind(prefix, 0) != 0) continue;
+    size_t comma = line.find(", "), close = line.find("]:");
+    REQUIRE(comma != std::string::npos);
+    REQUIRE(close != std::string::npos);
+    std::string tracepoint_name = line.substr(prefix.size(), comma - prefix.size());
+    std::string named = line.substr(comma + 2, close - comma - 2);
+    CHECK_MESSAGE(named == tracepoint_name, line);
+    seen.insert(named);
+    ++checked;
+  }
+  CHECK(checked >= 5);
+  for (const char* call : {"getppid", "getpid", "openat", "close", "read"}) CHECK_MESSAGE(seen.count(call), call);
+}
+
+TEST_SUITE_END();
+
+TEST_CASE("functions without arguments are used bare, and the is_* tests answer from the argument's type") {
+  // docs/stdlib.md: "all functions or macros that don't have arguments or have default arguments
+  // can be invoked with or without the call syntax".
+  RunResult r = run_rawprobe(
+      {"-e",
+       "BEGIN { $s = \"str\"; $i = -1; $u = (uint8)1; $p = curtask;"
+       " printf(\"%d %d\\n\", ppid == ppid(), pcomm == pcomm());"
+       " printf(\"%d %d %d %d\\n\", is_integer($i), is_integer($u), is_integer($s), is_integer($p));"
+       " printf(\"%d %d %d\\n\", is_unsigned_integer($i), is_unsigned_integer($u), is_unsigned_integer(pid));"
+       " printf(\"%d %d %d\\n\", is_str($s), is_str(comm), is_str($i));"
+       " printf(\"%d %d\\n\", is_ptr($p), is_ptr($i));"
+       " printf(\"%d %d\\n\", is_array(((struct task_struct *)curtask)->signal->rlim), is_array($s));"
+       " printf(\"%d %d %d\\n\", is_literal(1), is_literal(\"a\"), is_literal($i)); exit(); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // Each line: what the values' types say (int64, uint8, string, pointer; pid is a u32;
+  // signal_struct's rlim is struct rlimit[16]).
+  CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 1 probe...", "1 1", "1 1 0 0", "0 1 1", "1 1 0",
+                                                    "1 0", "1 0", "1 1 0"});
+}
+
+TEST_CASE("dw_ustack and skboutput are refused with the reason") {
+  RunResult r = run_rawprobe({"--dry-run", "-e", "BEGIN { @[dw_ustack()] = count(); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("LLVM's unwinder") != std::string::npos);
+  r = run_rawprobe({"--dry-run", "-e", "BEGIN { $r = skboutput(\"x.pcap\", 0, 10, 0); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("bpf_skb_output()") != std::string::npos);
+}
+
+TEST_CASE("exit(code) ends the run with that status, after END and the maps") {
+  // docs/stdlib.md: exit "Terminate bpftrace ... The END probe will still trigger (if
+  // specified) and maps will be printed. An optional exit code can be provided."
+  for (int code : {0, 3, 42}) {
+    CAPTURE(code);
+    RunResult r = run_rawprobe({"-e", "BEGIN { @n = " + std::to_string(code * 2) + "; $c = @n / 2; exit($c); } END { printf(\"end\\n\"); }"});
+    CHECK(r.status == code);
+    CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 2 probes...", "end", "@n: " + std::to_string(code * 2)});
+  }
+  RunResult r = run_rawprobe({"-e", "BEGIN { exit(); }"});
+  CHECK(r.status == 0);
+}
+
+TEST_CASE("errorf and warnf print to stderr after the call's place, as docs/stdlib.md shows") {
+  // docs/stdlib.md (v0.26.1), errorf: `BEGIN { errorf("Something bad with args: %d, %s", 10, "arg2"); }`
+  // prints `stdin:1:9-62: ERROR: Something bad with args: 10, arg2`; rawprobe names an -e
+  // program "-e", as its other messages do.
+  std::string call = "errorf(\"Something bad with args: %d, %s\", 10, \"arg2\")";
+  std::string warn = "warnf(\"Something kinda bad with args: %d, %s\", 10, \"arg2\")";
+  std::string script = "BEGIN { " + call + "; " + warn + "; printf(\"out\\n\"); exit(); }";
+  RunResult r = run_rawprobe({"-e", script});
+  REQUIRE(r.status == 0);
+  size_t col = script.find(call) + 1, wcol = script.find(warn) + 1;
+  CHECK(col == 9);
+  CHECK(col + call.size() == 62);
+  CHECK(lines_of(r.err) == std::vector<std::string>{
+                               "-e:1:9-62: ERROR: Something bad with args: 10, arg2",
+                               "-e:1:" + std::to_string(wcol) + "-" + std::to_string(wcol + warn.size()) +
+                                   ": WARNING: Something kinda bad with args: 10, arg2"});
+  CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 1 probe...", "out"});
+}
+
+TEST_CASE("probetype names the block's probe type; BEGIN and END are \"special\"") {
+  // docs/stdlib.md: probetype is the "Name of the probe type. Note: begin and end probes are of
+  // type special". The other names are the probe types' own, as `probe` prints them.
+  RunResult r = run_rawprobe({"-e",
+                              "BEGIN { printf(\"%s %s\\n\", probetype, probe); }"
+                              " interval:ms:1 { printf(\"%s %s\\n\", probetype(), probe); exit(); }"
+                              " END { printf(\"%s %s\\n\", probetype, probe); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> out = lines_of(r.out);
+  REQUIRE(out.size() == 4);
+  CHECK(out[1] == "special BEGIN");
+  CHECK(out[2] == "interval interval:ms:1");
+  CHECK(out[3] == "special END");
+  r = run_rawprobe({"--dry-run", "-e", "BEGIN, interval:ms:1 { printf(\"%s\\n\", probetype); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("probetype in a block of several probe types (special, interval)") != std::string::npos);
+}
