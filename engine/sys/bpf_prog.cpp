@@ -31,6 +31,8 @@ void fill_attr(union bpf_attr& attr, const ProgSpec& spec) {
   attr.license = ptr_to_u64(spec.license.c_str());
   attr.prog_flags = spec.flags;
   attr.expected_attach_type = spec.expected_attach_type;
+  attr.attach_btf_id = spec.attach_btf_id;
+  if (spec.attach_btf_obj_fd >= 0) attr.attach_btf_obj_fd = static_cast<uint32_t>(spec.attach_btf_obj_fd);
   // The kernel accepts only alphanumerics, '_' and '.' in object names (bpf_obj_name_cpy).
   for (size_t i = 0; i < spec.name.size() && i + 1 < sizeof attr.prog_name; ++i) {
     char ch = spec.name[i];
@@ -40,7 +42,12 @@ void fill_attr(union bpf_attr& attr, const ProgSpec& spec) {
   }
 }
 
-constexpr uint32_t kProgLoadSize = RAWPROBE_BPF_ATTR_END(expected_attach_type);
+// Sized to the last field used, so a 4.17 kernel, which knows no attach_btf_id (5.5), sees
+// no trailing bytes it would refuse with E2BIG.
+uint32_t prog_load_size(const ProgSpec& spec) {
+  if (spec.attach_btf_id) return RAWPROBE_BPF_ATTR_END(attach_btf_obj_fd);
+  return RAWPROBE_BPF_ATTR_END(expected_attach_type);
+}
 
 // One load at `log_level` into `buffer` (empty buffer: no log).
 LoadAttempt load_once(const ProgSpec& spec, uint32_t log_level, std::vector<char>& buffer) {
@@ -52,7 +59,7 @@ LoadAttempt load_once(const ProgSpec& spec, uint32_t log_level, std::vector<char
     attr.log_size = static_cast<uint32_t>(buffer.size());
     attr.log_buf = ptr_to_u64(buffer.data());
   }
-  BpfCall call{BPF_PROG_LOAD, &attr, kProgLoadSize};
+  BpfCall call{BPF_PROG_LOAD, &attr, prog_load_size(spec)};
   Outcome out = invoke(call);
   call.attr = nullptr;  // the attr dies here; keep only what the caller needs
   return {call, out};

@@ -19,6 +19,10 @@ struct ProgSpec {
   std::string name;                    // first 15 bytes of [A-Za-z0-9_.]; others become '_'
   uint32_t expected_attach_type = 0;   // BPF_TRACE_UPROBE_MULTI, BPF_TRACE_KPROBE_MULTI, ...
   uint32_t flags = 0;                  // BPF_F_* prog_flags
+  // fentry/fexit/iter (BPF_PROG_TYPE_TRACING): the kernel function's BTF id, and for a
+  // module's function the fd of that module's BTF object (-1: vmlinux).
+  uint32_t attach_btf_id = 0;
+  int attach_btf_obj_fd = -1;
 };
 
 // Verifier log buffer sizes: the first retry's size, and the cap past which the log is kept
