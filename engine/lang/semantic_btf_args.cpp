@@ -1,9 +1,10 @@
-// Typed context of BPF_PROG_TYPE_TRACING probes, from the kernel's BTF as bpftrace reads it:
+// Typed contexts from the kernel's BTF, as bpftrace reads them:
 //   fentry/fexit  args.NAME (or args->NAME): the parameter NAME of the function's prototype,
 //                 with its C type, so `args.file->f_pos` needs no cast; retval in fexit has
 //                 the function's return type
+//   rawtracepoint args.NAME: the tracepoint's TP_PROTO argument (btf_trace_NAME); arg0.. stay
 //   iter          ctx: the iterator's `struct bpf_iter__NAME *` (ctx->task, ctx->file, ...)
-// Every function a block attaches to must give the parameter one type: the block's code has
+// Every function (tracepoint) a block attaches to must give the parameter one type: the block's code has
 // one type per expression (each function still gets its own program).
 #include "engine/ctypes/ctype.h"
 #include "engine/lang/semantic_internal.h"
@@ -19,29 +20,30 @@ void Checker::btf_arg(Expr& e) {
   bool found_any = false;
   std::string spelled;
   for (const ProbeSpec& spec : probe_->specs) {
-    Result<std::vector<probes::BtfFunction>> functions = probes::btf_functions(spec.target, spec.func);
-    if (!functions) {
-      error(spec.span, diagnostic_message(functions.error(), {spec.raw, spec.canonical()}));
+    Result<std::vector<probes::TypedArguments>> matches = probes::typed_arguments(spec);
+    if (!matches) {
+      error(spec.span, diagnostic_message(matches.error(), {spec.raw, spec.canonical()}));
       return;
     }
-    for (const probes::BtfFunction& f : *functions) {
+    const char* what = spec.kind == ProbeKind::RawTracepoint ? "raw tracepoint " : "kernel function ";
+    for (const probes::TypedArguments& f : *matches) {
       const ctypes::CParam* param = nullptr;
       std::vector<std::string> names;
-      for (const ctypes::CParam& p : f.prototype->params) {
+      for (const ctypes::CParam& p : f.params) {
         names.push_back(p.name);
         if (p.name == e.name) param = &p;
       }
       if (!param) {
         std::string list;
         for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-        error(e.span, "kernel function " + f.name + " has no parameter '" + e.name + "' (its parameters: " +
+        error(e.span, what + f.owner + " has no parameter '" + e.name + "' (its parameters: " +
                           (list.empty() ? "none" : list) + ")" + did_you_mean(e.name, names));
         return;
       }
       std::string here = ctypes::spell(param->type);
       if (found_any && here != spelled) {
-        error(e.span, "args." + e.name + " is a '" + here + "' in " + f.name + " but a '" + spelled +
-                          "' in another function of this block; split them into separate probe blocks");
+        error(e.span, "args." + e.name + " is a '" + here + "' in " + f.owner + " but a '" + spelled +
+                          "' in another probe of this block; split them into separate probe blocks");
         return;
       }
       if (!found_any) {
@@ -64,25 +66,24 @@ Type Checker::btf_retval(Span where) {
   Type type = Type::integer(8, false);
   bool found_any = false;
   for (const ProbeSpec& spec : probe_->specs) {
-    Result<std::vector<probes::BtfFunction>> functions = probes::btf_functions(spec.target, spec.func);
-    if (!functions) {
-      error(spec.span, diagnostic_message(functions.error(), {spec.raw, spec.canonical()}));
+    Result<std::vector<probes::TypedArguments>> matches = probes::typed_arguments(spec);
+    if (!matches) {
+      error(spec.span, diagnostic_message(matches.error(), {spec.raw, spec.canonical()}));
       return type;
     }
-    for (const probes::BtfFunction& f : *functions) {
-      ctypes::CTypeRef ret = f.prototype->target;
-      ctypes::CTypeRef bare = ctypes::strip_typedefs(ret);
+    for (const probes::TypedArguments& f : *matches) {
+      ctypes::CTypeRef bare = ctypes::strip_typedefs(f.ret);
       if (!bare || bare->kind == ctypes::CKind::Void) {
-        error(where, "kernel function " + f.name + " returns void: fexit has no retval there");
+        error(where, "kernel function " + f.owner + " returns void: fexit has no retval there");
         return type;
       }
-      std::string here = ctypes::spell(ret);
+      std::string here = ctypes::spell(f.ret);
       if (found_any && here != spelled) {
-        error(where, "retval is a '" + here + "' in " + f.name + " but a '" + spelled +
+        error(where, "retval is a '" + here + "' in " + f.owner + " but a '" + spelled +
                          "' in another function of this block; split them into separate probe blocks");
         return type;
       }
-      if (!found_any) type = c_value(ret, false, where);
+      if (!found_any) type = c_value(f.ret, false, where);
       found_any = true;
       spelled = here;
     }

@@ -5,6 +5,7 @@
 
 #include "elf/symbol_match.h"
 #include "engine/btf/host_kernel_types.h"
+#include "engine/probes/btf_trace_names.h"
 #include "engine/sys/host_root.h"
 #include "engine/sys/tracefs.h"
 
@@ -66,6 +67,13 @@ Result<std::vector<BtfFunction>> btf_functions(const std::string& module_glob, c
   return out;
 }
 
+uint32_t vmlinux_function_id(const char* name) {
+  Result<btf::KernelTypes*> kernel = btf::host_kernel_types();
+  if (!kernel) return 0;
+  Result<btf::KernelFunction> f = (*kernel)->function(name, "vmlinux");
+  return f ? f->btf_id : 0;
+}
+
 std::vector<std::string> btf_function_names() {
   std::vector<std::string> out;
   Result<btf::KernelTypes*> kernel = btf::host_kernel_types();
@@ -75,15 +83,65 @@ std::vector<std::string> btf_function_names() {
   return out;
 }
 
-Status argument_slots(const BtfFunction& f, std::vector<lang::TracepointField>& fields) {
+TypedArguments arguments_of(const BtfFunction& f) {
+  return {f.name, f.prototype->params, f.prototype->target};
+}
+
+Result<TypedArguments> raw_tracepoint_arguments(const std::string& name) {
+  Result<btf::KernelTypes*> kernel = btf::host_kernel_types();
+  if (!kernel) return kernel.error();
+  // The typedef's prototype has no parameter names; the function the kernel's bpf_probe.h
+  // generates for the tracepoint has the same prototype with names (__probestub_NAME since
+  // 6.4 has them too).
+  for (const char* prefix : {"__bpf_trace_", "__probestub_"}) {
+    Result<btf::KernelFunction> f = (*kernel)->function(prefix + name);
+    if (!f || f->prototype->params.empty()) continue;
+    const std::vector<ctypes::CParam>& params = f->prototype->params;
+    if (params.size() == 1 || !params[1].name.empty())
+      return TypedArguments{name, {f->prototype->params.begin() + 1, f->prototype->params.end()}, nullptr};
+  }
+  Result<ctypes::CTypeRef> t = (*kernel)->lookup(ctypes::CKind::Typedef, "btf_trace_" + name);
+  if (!t) return t.error();
+  ctypes::CTypeRef pointer = ctypes::strip_typedefs(*t);
+  ctypes::CTypeRef proto = pointer && pointer->kind == ctypes::CKind::Pointer ? pointer->target : nullptr;
+  if (!proto || proto->kind != ctypes::CKind::Function || proto->params.empty())
+    return make_error("read the arguments of raw tracepoint " + name, "btf_trace_" + name,
+                      "its BTF typedef is not a pointer to a prototype whose first parameter is void *__data");
+  TypedArguments out{name, {proto->params.begin() + 1, proto->params.end()}, nullptr};
+  return out;
+}
+
+Result<std::vector<TypedArguments>> typed_arguments(const lang::ProbeSpec& spec) {
+  std::vector<TypedArguments> out;
+  if (spec.kind == lang::ProbeKind::RawTracepoint) {
+    const std::vector<std::string>& names =
+        sys::once_per_host_root<std::vector<std::string>>([] { return btf_trace_names(); });
+    for (const std::string& n : names) {
+      if (!glob_match(spec.name, n)) continue;
+      Result<TypedArguments> a = raw_tracepoint_arguments(n);
+      if (!a) return a.error();
+      out.push_back(std::move(*a));
+    }
+    if (out.empty())
+      return make_error("type the arguments of " + spec.canonical(), spec.raw,
+                        "the kernel's BTF declares no btf_trace_" + spec.name + "; read arg0, arg1, ... instead");
+    return out;
+  }
+  Result<std::vector<BtfFunction>> functions = btf_functions(spec.target, spec.func);
+  if (!functions) return functions.error();
+  for (const BtfFunction& f : *functions) out.push_back(arguments_of(f));
+  return out;
+}
+
+Status argument_slots(const TypedArguments& args, std::vector<lang::TracepointField>& fields) {
   uint32_t slot = 0;
-  for (const ctypes::CParam& p : f.prototype->params) {
+  for (const ctypes::CParam& p : args.params) {
     uint32_t size = ctypes::size_of(p.type);
     uint32_t slots = size <= 8 ? 1 : 2;
     if (size > 16)
-      return make_error("parameter '" + p.name + "' of " + f.name + " is a " + std::to_string(size) +
+      return make_error("parameter '" + p.name + "' of " + args.owner + " is a " + std::to_string(size) +
                             "-byte struct passed by value",
-                        f.module + ":" + f.name, "BPF trampolines pass structs of at most 16 bytes by value");
+                        args.owner, "BPF trampolines pass structs of at most 16 bytes by value");
     lang::TracepointField field;
     field.name = p.name;
     field.declaration = ctypes::spell(p.type);
@@ -93,13 +151,15 @@ Status argument_slots(const BtfFunction& f, std::vector<lang::TracepointField>& 
     slot += slots;
   }
   if (slot > kMaxSlots)
-    return make_error(f.name + " takes " + std::to_string(slot) + " argument slots", f.module + ":" + f.name,
+    return make_error(args.owner + " takes " + std::to_string(slot) + " argument slots", args.owner,
                       "BPF trampolines pass at most " + std::to_string(kMaxSlots) + " (MAX_BPF_FUNC_ARGS)");
-  lang::TracepointField ret;
-  ret.name = kRetvalSlot;
-  ret.offset = 8 * slot;
-  ret.size = ctypes::size_of(f.prototype->target);
-  fields.push_back(ret);
+  if (args.ret) {
+    lang::TracepointField ret;
+    ret.name = kRetvalSlot;
+    ret.offset = 8 * slot;
+    ret.size = ctypes::size_of(args.ret);
+    fields.push_back(ret);
+  }
   return {};
 }
 

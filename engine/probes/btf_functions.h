@@ -11,6 +11,7 @@
 
 #include "engine/base/result.h"
 #include "engine/btf/kernel_types.h"
+#include "engine/lang/probe_spec.h"
 #include "engine/lang/tracepoint_format.h"
 
 namespace rawprobe::probes {
@@ -27,6 +28,9 @@ struct BtfFunction {
 // cannot patch when available_filter_functions is readable.
 Result<std::vector<BtfFunction>> btf_functions(const std::string& module_glob, const std::string& func_glob);
 
+// The BTF id of a vmlinux function, 0 when there is none (sys::set_btf_function_id_lookup).
+uint32_t vmlinux_function_id(const char* name);
+
 // Every function name BTF declares, for "did you mean" hints.
 std::vector<std::string> btf_function_names();
 
@@ -34,11 +38,28 @@ std::vector<std::string> btf_function_names();
 // cannot be read (not mounted, or refused: some hardened kernels answer EPERM even to root).
 const std::optional<std::set<std::string>>& traceable_functions();
 
-// How the BPF context holds a function's arguments: each parameter in one u64 slot, or two for
-// a struct of 9..16 bytes passed by value, then the return value (fexit). `fields` gets one
+// What a probe's context holds, typed from BTF: a kernel function's parameters and return
+// type (fentry, fexit), or a raw tracepoint's TP_PROTO arguments: the prototype of the
+// kernel's __bpf_trace_NAME, `void (void *__data, ARGS...)`, less the __data the kernel
+// passes its probes (its btf_trace_NAME typedef has the types but not the names);
+// bpftrace types rawtracepoint `args` from BTF too since 0.24.
+struct TypedArguments {
+  std::string owner;                  // "vfs_read", "sched_switch": for messages
+  std::vector<ctypes::CParam> params;
+  ctypes::CTypeRef ret = nullptr;     // the function's return type; nullptr for a tracepoint
+};
+// Every match of the spec (fentry/fexit: its functions; rawtracepoint: its tracepoints),
+// in expand()'s order.
+Result<std::vector<TypedArguments>> typed_arguments(const lang::ProbeSpec& spec);
+TypedArguments arguments_of(const BtfFunction& f);
+// The raw tracepoint's arguments, named where BTF names them; an error when BTF has none.
+Result<TypedArguments> raw_tracepoint_arguments(const std::string& name);
+
+// How the BPF context holds the arguments: each parameter in one u64 slot, or two for a
+// struct of 9..16 bytes passed by value, then the return value (fexit). `fields` gets one
 // entry per parameter (name, offset, size) and "$retval" after them; an error for a
 // prototype the kernel cannot attach to (more than 12 slots, a struct over 16 bytes by value).
-Status argument_slots(const BtfFunction& f, std::vector<lang::TracepointField>& fields);
+Status argument_slots(const TypedArguments& args, std::vector<lang::TracepointField>& fields);
 inline constexpr const char* kRetvalSlot = "$retval";
 
 // bpftrace's `-lv` lines of a prototype: "    struct file * file", ..., "    ssize_t retval".

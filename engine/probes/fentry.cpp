@@ -16,6 +16,7 @@
 #include "engine/probes/btf_functions.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/tracing_refusal.h"
+#include "engine/sys/features.h"
 #include "engine/sys/tracing.h"
 
 namespace rawprobe::probes {
@@ -66,7 +67,7 @@ class FentryProvider final : public Provider {
       p.module = f.module;
       p.btf_id = f.btf_id;
       p.name = std::string(kind) + ":" + (spec.target.empty() ? "" : f.module + ":") + f.name;
-      if (Status st = argument_slots(f, p.fields); !st) {
+      if (Status st = argument_slots(arguments_of(f), p.fields); !st) {
         if (spec.wildcard) continue;  // a wildcard keeps the functions the kernel can attach to
         return st.error();
       }
@@ -91,6 +92,9 @@ class FentryProvider final : public Provider {
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {
+    // The whole listing (-l, -l '*word*') leaves fentry out where the kernel refuses
+    // trampolines, as bpftrace leaves out kfunc there; a fentry: pattern still lists BTF's.
+    if (request.parts.empty() && !sys::has(sys::Feature::trampoline)) return {};
     std::string module, func = "*";
     if (request.parts.size() == 1) func = request.parts[0];
     if (request.parts.size() >= 2) {

@@ -18,10 +18,11 @@ constexpr ContextTraits kTracepoint{.record_fields = true,
 constexpr ContextTraits kRawTracepoint{
     .args = ArgSource::RawArgs,
     .max_args = 12,
+    .btf_args = true,
     .retval_hint = " (a raw tracepoint has no return value; sys_exit's is arg1)",
     .func_hint = " (a raw tracepoint is not a function; probe names it)",
-    .args_error = "The args builtin can not be used with 'rawtracepoint' probes (a raw tracepoint "
-                  "passes only its arguments: read them as arg0, arg1, ...)",
+    .args_error = "The args builtin of 'rawtracepoint' probes must be followed by an argument's name: "
+                  "args.NAME, as -lv 'rawtracepoint:NAME' lists them (or read arg0, arg1, ...)",
 };
 
 constexpr ContextTraits kFentry{.func = true,

@@ -33,8 +33,8 @@ std::string what_works_instead(lang::ProbeKind kind) {
     return std::string("use ") + (exit ? "kretprobe:FUNC (retval)" : "kprobe:FUNC (arg0..; cast them to the types -lv shows)") +
            ", which needs no trampoline";
   return "this kernel has no kprobes either: trace the function's subsystem through tracepoints "
-         "(-l 'tracepoint:*') or raw tracepoints (-l 'rawtracepoint:*'); iter: programs are tracing "
-         "programs this refusal may spare";
+         "(-l 'tracepoint:*') or raw tracepoints (-l 'rawtracepoint:*'); iterators (iter:NAME) need no "
+         "trampoline and may still load";
 }
 
 }  // namespace

@@ -35,6 +35,9 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::kernel_btf, "kernel_btf", "kernel BTF (/sys/kernel/btf)", "5.4"},
     {Feature::jiffies64, "jiffies64", "bpf_jiffies64", "5.5"},
     {Feature::send_signal, "send_signal", "bpf_send_signal", "5.3"},
+    {Feature::trampoline, "trampoline", "fentry/fexit (BPF trampoline)", "5.5"},
+    {Feature::bpf_iter, "bpf_iter", "BPF iterators (iter:)", "5.8"},
+    {Feature::breakpoint, "breakpoint", "hardware breakpoints (watchpoint:)", "2.6.33"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -58,6 +61,9 @@ FeatureState run_probe(Feature f) {
     case Feature::kernel_btf: return probe_kernel_btf();
     case Feature::jiffies64: return probe_helper(kHelperJiffies64);
     case Feature::send_signal: return probe_helper(kHelperSendSignal);
+    case Feature::trampoline: return probe_trampoline();
+    case Feature::bpf_iter: return probe_bpf_iter();
+    case Feature::breakpoint: return probe_breakpoint();
   }
   return {false, "unknown feature"};
 }

@@ -272,3 +272,44 @@ TEST_CASE("watchpoint limits are refused before anything attaches, naming the ru
   CHECK(r.status != 0);
   CHECK(r.err.find("watchpoint needs a process: run with -p PID or -c CMD") != std::string::npos);
 }
+
+TEST_CASE("rawtracepoint args.NAME are typed from btf_trace_NAME: sys_enter's args.id is arg1 and its regs' orig_ax") {
+  std::string open_read = sample("open_read");
+  RunResult r = run_rawprobe({"-c", open_read + " 3", "-e",
+                              "rawtracepoint:sys_enter /comm == \"open_read\"/ { @by_args[args.id] = count(); "
+                              "@by_arg1[arg1] = count(); @by_regs[args.regs->orig_ax] = count(); }"});
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  auto entries = [&](const std::string& map) {
+    std::vector<std::string> out;
+    std::istringstream in(r.out);
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("@" + map + "[", 0) == 0) out.push_back(line.substr(map.size() + 1));
+    return out;
+  };
+  std::vector<std::string> by_args = entries("by_args");
+  CHECK(by_args.size() >= 3);  // at least openat, read, write, exit_group
+  CHECK(by_args == entries("by_arg1"));
+  CHECK(by_args == entries("by_regs"));
+}
+
+TEST_CASE("-lv rawtracepoint:sched_switch names the arguments bpftool shows for __bpf_trace_sched_switch" *
+          doctest::test_suite("host-only")) {
+  RunResult dump = run({"bpftool", "btf", "dump", "file", "/sys/kernel/btf/vmlinux"}, 120);
+  REQUIRE(dump.status == 0);
+  std::smatch m;
+  REQUIRE(std::regex_search(dump.out, m, std::regex(R"(\] FUNC '__bpf_trace_sched_switch' type_id=(\d+))")));
+  size_t at = dump.out.find("\n[" + m[1].str() + "] FUNC_PROTO");
+  REQUIRE(at != std::string::npos);
+  std::istringstream in(dump.out.substr(at + 1));
+  std::string line, want = "rawtracepoint:sched_switch\n";
+  std::getline(in, line);
+  std::getline(in, line);  // void *__data, which the kernel passes its own probes
+  while (std::getline(in, line) && line.rfind("\t'", 0) == 0) want += line.substr(2, line.find('\'', 2) - 2) + "\n";
+  RunResult list = run_rawprobe({"-lv", "rawtracepoint:sched_switch"});
+  std::string got;
+  std::istringstream o(list.out);
+  while (std::getline(o, line)) got += (line.rfind("    ", 0) == 0 ? line.substr(line.rfind(' ') + 1) : line) + "\n";
+  CHECK(got == want);
+}
