@@ -22,7 +22,7 @@ fi
 # rawprobe's own pid appears in the iteration but in neither listing of /proc.
 extra_count=$(echo $extra | wc -w)
 if [ -z "$missing" ] && [ "$extra_count" -le 1 ] && [ -s iter.sorted ]; then
-  vm_result fentry-iter/task PASS "$(wc -l <iter.sorted) pids, as /proc (extra: '$extra', rawprobe itself)"
+  vm_result fentry-iter/task PASS "$(wc -l <iter.sorted) pids, as /proc (beyond it: '$extra'; only rawprobe itself may be)"
 else
   vm_result fentry-iter/task FAIL "missing '$missing', extra '$extra'"
 fi
