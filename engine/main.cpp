@@ -6,6 +6,7 @@
 #include "engine/driver/options.h"
 #include "engine/driver/report.h"
 #include "engine/driver/run_script.h"
+#include "engine/probes/btf_functions.h"
 #include "engine/probes/listing.h"
 #include "engine/sys/call.h"
 #include "engine/sys/features.h"
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
                               {}, "give -p PID or -c CMD: rawprobe then sets the semaphores in that process"));
     return 1;
   }
+  // The trampoline and iterator feature probes load against a function's BTF id.
+  sys::set_btf_function_id_lookup(probes::vmlinux_function_id);
   switch (options.mode) {
     case driver::Mode::Version:
       std::printf("%s\n", kVersion);

@@ -5,10 +5,11 @@
 #   $(BUILD)/samples/static/<name>   the same, -static, for the VM harness's initramfs
 SAMPLES_CC     ?= gcc
 SAMPLES_CFLAGS := -O0
-SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg
+SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes
 SAMPLE_LIBS_read_rand := -lpthread
 # Fixed addresses of its globals, so the pointers a script prints agree between runs.
 SAMPLE_LIBS_struct_arg := -no-pie
+SAMPLE_LIBS_watch_writes := -no-pie
 
 SAMPLES        := $(addprefix $(BUILD)/samples/,$(SAMPLE_NAMES))
 STATIC_SAMPLES := $(addprefix $(BUILD)/samples/static/,$(SAMPLE_NAMES))

@@ -189,6 +189,23 @@ Result<KernelFunction> KernelTypes::function(std::string_view name, std::string_
   return s.not_found("function ", name);
 }
 
+std::vector<KernelTypes::FunctionName> KernelTypes::function_names(
+    const std::function<bool(std::string_view module)>& want_module) {
+  State& s = *state_;
+  std::vector<FunctionName> out;
+  auto scan = [&](Source& src) {
+    const Blob& blob = *src.blob;
+    for (uint32_t id = blob.first_id(); id < blob.end_id(); ++id) {
+      Record r = blob.record(id);
+      if (r.kind == Kind::Func) out.push_back({src.name, std::string(blob.string(r.name_off))});
+    }
+  };
+  if (want_module("vmlinux")) scan(s.vmlinux);
+  for (Source& m : s.modules)
+    if (want_module(m.name) && s.load(m)) scan(m);
+  return out;
+}
+
 Result<CTypeRef> KernelTypes::function_prototype(std::string_view name, std::string_view module) {
   Result<KernelFunction> f = function(name, module);
   if (!f) return f.error();

@@ -20,6 +20,7 @@
 // CKind::Forward when none defines it. const/volatile/restrict and type tags are dropped,
 // typedefs kept. Pointers are the size of this build's pointers.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -74,6 +75,14 @@ class KernelTypes final : public ctypes::TypeSource {
   Result<ctypes::CTypeRef> function_prototype(std::string_view name, std::string_view module = {});
   // The same with the FUNC's BTF id and the blob that has it.
   Result<KernelFunction> function(std::string_view name, std::string_view module = {});
+
+  // Every FUNC of vmlinux and of each module whose name `want_module` accepts (reading those
+  // modules' BTF), as {module, name} in blob order: what fentry wildcards and listings match.
+  struct FunctionName {
+    std::string module;  // "vmlinux" or the module's name
+    std::string name;
+  };
+  std::vector<FunctionName> function_names(const std::function<bool(std::string_view module)>& want_module);
 
   // An enumerator of any enum, by name.
   Result<Enumerator> enumerator(std::string_view name);

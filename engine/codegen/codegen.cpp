@@ -190,7 +190,7 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
       for (size_t i : group) subset.push_back(points[i]);
       probes::LoadPlan plan = probes::load_plan(subset, options.attach);
       std::vector<std::vector<size_t>> programs;
-      if (plan.cookies || group.size() == 1 || shareable_without_cookies(program, subset.front()))
+      if (!plan.per_point && (plan.cookies || group.size() == 1 || shareable_without_cookies(program, subset.front())))
         programs.push_back(group);
       else
         for (size_t i : group) programs.push_back({i});
@@ -199,8 +199,8 @@ Result<CompiledScript> compile(const lang::CheckedProgram& program,
         CompiledProgram prog;
         prog.block = b;
         prog.points = serves;
-        prog.plan = plan;
-        ProgramTarget target{b, {}, plan, out.point_names.size()};
+        prog.plan = plan.per_point ? probes::load_plan({&points[serves.front()], 1}, options.attach) : plan;
+        ProgramTarget target{b, {}, prog.plan, out.point_names.size()};
         for (size_t i : serves) {
           target.points.push_back(&points[i]);
           out.point_names.push_back({points[i].name, points[i].func});

@@ -215,6 +215,7 @@ class ProgramGen {
   IntVal builtin_int(const lang::Expr& e);
   void builtin_into(const lang::Expr& e, Place dst);          // comm
   IntVal field_int(const lang::Expr& e);
+  IntVal slot_value(const lang::Expr& e, const std::string& name);
   void field_into(const lang::Expr& e, uint32_t slot, Place dst);
   IntVal context_reg(const arch::RegSlot& slot);
   IntVal arg(const lang::Expr& e);

@@ -18,6 +18,7 @@
 //                    (the point's index); user space prints the point's name or function
 #include "engine/codegen/gen.h"
 #include "engine/codegen/tracepoint_layouts.h"
+#include "engine/probes/btf_functions.h"
 
 namespace rawprobe::codegen {
 
@@ -80,7 +81,18 @@ IntVal ProgramGen::builtin_int(const Expr& e) {
     case BuiltinId::Curtask: return helper_value(Helper::get_current_task);
     case BuiltinId::Rand: return helper_value(Helper::get_prandom_u32);
     case BuiltinId::Cgroup: return helper_value(Helper::get_current_cgroup_id);
+    case BuiltinId::Ctx: {
+      // The iterator's context pointer itself: ctx->task reads through it.
+      Temp t = regs_.take();
+      Reg r = target_reg(t, bpf::R1);
+      b_.mov(r, ctx());
+      set(t, r);
+      return IntVal::in_temp(t);
+    }
     case BuiltinId::Retval: {
+      // fentry/fexit: the return value's slot follows the arguments' (btf_functions.h).
+      const probes::AttachPoint& point = *target_.points.front();
+      if (probes::probe_type(point.kind).context.btf_args) return slot_value(e, probes::kRetvalSlot);
       const arch::Table& t = arch_table(e.span);
       auto slot = arch::find_slot(t, t.ret_reg);
       if (!slot) break;
@@ -184,11 +196,15 @@ IntVal ProgramGen::stack_word(lang::Span span, int64_t offset) {
   return IntVal::in_temp(tmp);
 }
 
-IntVal ProgramGen::field_int(const Expr& e) {
+IntVal ProgramGen::field_int(const Expr& e) { return slot_value(e, e.name); }
+
+// A context field (tracepoint record) or argument slot (fentry/fexit) named `name`, read at
+// its offset at this program's point with the expression's size and sign.
+IntVal ProgramGen::slot_value(const Expr& e, const std::string& name) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
   uint32_t size = e.type.size ? e.type.size : 8;
-  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(field_offset_at(*target_.points.front(), e.name, e.field_offset)));
+  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(field_offset_at(*target_.points.front(), name, e.field_offset)));
   extend(r, size, e.type.is_signed);
   set(t, r);
   return IntVal::in_temp(t);

@@ -139,6 +139,12 @@ Status ProgramGen::generate() {
   for (const auto& [name, type] : variable_types_)
     if (!written_first.count(name)) zero(Place{variables_[name], {}}, (type_size(type) + 7) / 8 * 8);
 
+  // An iterator's program runs once more after the last object, with the object NULL (the
+  // seq_file's stop), where the block must not run: bpftrace skips it the same way.
+  if (const probes::AttachPoint& p = *target_.points.front(); p.kind == lang::ProbeKind::Iter && !p.fields.empty()) {
+    b_.load(bpf::Size::DW, bpf::R2, ctx(), static_cast<int16_t>(p.fields.front().offset));
+    b_.jump(bpf::Cond::Eq, bpf::R2, 0, exit_label_);
+  }
   if (block_.predicate) {
     annotate(block_.predicate->span);
     branch(*block_.predicate, false, exit_label_);

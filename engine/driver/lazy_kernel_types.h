@@ -1,8 +1,6 @@
 // Kernel BTF as the script's fallback TypeSource, opened on the first lookup: a script that
 // names no C type (most one-liners) never reads /sys/kernel/btf.
 #pragma once
-#include <optional>
-
 #include "engine/btf/kernel_types.h"
 
 namespace rawprobe::driver {
@@ -15,7 +13,7 @@ class LazyKernelTypes final : public ctypes::TypeSource {
  private:
   btf::KernelTypes* types();
   bool tried_ = false;
-  std::optional<btf::KernelTypes> types_;  // empty when the kernel has no readable BTF
+  btf::KernelTypes* types_ = nullptr;  // null when the kernel has no readable BTF
 };
 
 }  // namespace rawprobe::driver

@@ -1,13 +1,17 @@
 #include "engine/driver/prepare.h"
 
+#include <linux/bpf.h>
+
 #include <cstdio>
 
-#include "engine/driver/verifier_report.h"
-#include "engine/lang/diagnostics.h"
 #include "bpfasm/subprograms.h"
 #include "engine/btf/func_btf.h"
+#include "engine/driver/verifier_report.h"
+#include "engine/lang/diagnostics.h"
+#include "engine/probes/tracing_refusal.h"
 #include "engine/sys/bpf_btf.h"
 #include "engine/sys/bpf_prog.h"
+#include "engine/sys/tracing.h"
 
 namespace rawprobe::driver {
 
@@ -88,7 +92,21 @@ Result<std::vector<LoadedProgram>> load_programs(const codegen::CompiledScript& 
       return make_error("loading the program of " + p.description + " failed: " + functions.error().message());
     spec.btf_fd = functions->btf.get();
     spec.func_info = functions->records;
+    spec.attach_btf_id = p.plan.attach_btf_id;
+    // A module's function is found by its id in the module's split BTF, named by an fd.
+    sys::Fd module_btf;
+    if (p.plan.attach_btf_id && !p.plan.attach_btf_module.empty() && p.plan.attach_btf_module != "vmlinux") {
+      Result<sys::Fd> btf = sys::module_btf_fd(p.plan.attach_btf_module);
+      if (!btf) return make_error("loading the program of " + p.description + " failed: " + btf.error().message());
+      module_btf = std::move(*btf);
+      spec.attach_btf_obj_fd = module_btf.get();
+    }
     Result<sys::Fd> fd = sys::prog_load(spec);
+    if (!fd && p.plan.type == probes::ProgramType::Tracing && fd.error().detail.empty())
+      fd = probes::with_tracing_refusal_hint(
+          fd.error(), p.plan.expected_attach_type == BPF_TRACE_FEXIT  ? lang::ProbeKind::Fexit
+                      : p.plan.expected_attach_type == BPF_TRACE_ITER ? lang::ProbeKind::Iter
+                                                                      : lang::ProbeKind::Fentry);
     if (!fd) {
       if (!fd.error().detail.empty()) return verifier_report(fd.error(), p.description, *code);
       return make_error("loading the program of " + p.description + " failed: " +

@@ -302,7 +302,15 @@ int run_script(Options& options) {
   probes::trigger_begin();
   if (tracee)
     if (Status s = tracee->release(); !s) return fail(s.error());
-  Result<runtime::StopReason> stop = runtime::run_event_loop(parts);
+  // Iterators run to their end now; a script with one ends after it, as in bpftrace.
+  size_t iterators = 0;
+  for (BlockAttachment& a : *attached) {
+    Result<size_t> ran = a.handle->run_iterators();
+    if (!ran) return fail(ran.error());
+    iterators += *ran;
+  }
+  Result<runtime::StopReason> stop = iterators ? Result<runtime::StopReason>(runtime::StopReason::Exit)
+                                               : runtime::run_event_loop(parts);
   if (!stop) return fail(stop.error());
 
   // Detach everything but END, so END's output is the last, then run END.

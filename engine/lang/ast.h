@@ -68,7 +68,7 @@ bool op_is_comparison(Op op);
 // The builtins the semantic pass recognises; codegen switches on this, not on the name.
 enum class BuiltinId : uint8_t {
   None, Pid, Tid, Uid, Gid, Nsecs, Elapsed, Cpu, Comm, Retval, Arg, Args, Func, Probe,
-  Curtask, Rand, Cgroup, Cpid, Username, Numaid, Jiffies, Sarg,
+  Curtask, Rand, Cgroup, Cpid, Username, Numaid, Jiffies, Sarg, Ctx,
 };
 
 struct Expr;

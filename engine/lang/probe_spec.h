@@ -9,6 +9,9 @@
 //   interval:ms:100 / profile:hz:99        unit "ms"/"hz", value 100/99
 //   software:cpu-clock:1000                event "cpu-clock", value 1000
 //   kprobe:vfs_read+8 / kprobe:ext4:ext4_sync_fs   func, offset, target (the module)
+//   fentry:vfs_read / fexit:dummy:dummy_open       func, target (the module)
+//   iter:task                                      name "task"
+//   watchpoint:0x4c6f30:8:w                        address, value (the length), event (the mode)
 // Resolving targets (paths, library names, wildcards) is the probe providers' job.
 #pragma once
 #include <cstdint>
@@ -24,7 +27,7 @@ namespace rawprobe::lang {
 
 enum class ProbeKind : uint8_t {
   Begin, End, Uprobe, Uretprobe, Usdt, Tracepoint, Interval, Profile, Software, Hardware,
-  Kprobe, Kretprobe, RawTracepoint,
+  Kprobe, Kretprobe, RawTracepoint, Fentry, Fexit, Iter, Watchpoint,
 };
 
 // The canonical provider name: "uprobe", "BEGIN", ... (from the kind's row in

@@ -29,6 +29,7 @@ const probes::ContextTraits& context(ProbeKind k) { return probes::probe_type(k)
 bool is_ret(ProbeKind k) { return context(k).retval; }
 bool has_args_regs(ProbeKind k) { return context(k).args != probes::ArgSource::None; }
 bool is_tracepoint(ProbeKind k) { return context(k).record_fields; }
+bool has_btf_args(ProbeKind k) { return context(k).btf_args; }
 // bpftrace 0.17 refuses `func` in usdt probes too ("can not be used with 'usdt' probes").
 bool has_func(ProbeKind k) { return context(k).func; }
 
@@ -85,6 +86,8 @@ void Checker::builtin(Expr& e) {
     return call(e, Use::Value);
   }
   if (stack_argument(e)) return;
+  if (e.name == "ctx" && probe_ && !probe_->specs.empty() && context(probe_->specs.front().kind).iter_context)
+    return iter_ctx(e);
   uint32_t index;
   if (parse_arg_index(e.name, index)) {
     e.builtin = BuiltinId::Arg;
@@ -136,7 +139,7 @@ void Checker::builtin(Expr& e) {
                           (hint ? hint : ""));
         return;
       }
-      e.type = Type::integer(8, false);
+      e.type = all_specs(has_btf_args) ? btf_retval(e.span) : Type::integer(8, false);
       break;
     case BuiltinId::Args:
       if (const char* why = shared_hint(&probes::ContextTraits::args_error)) {
@@ -185,6 +188,7 @@ void Checker::field(Expr& e) {
     return;
   }
   base.builtin = BuiltinId::Args;
+  if (all_specs(has_btf_args)) return btf_arg(e);
   if (uprobe_field(e)) return;
   if (!all_specs(is_tracepoint)) {
     if (const char* why = shared_hint(&probes::ContextTraits::args_error))

@@ -81,6 +81,11 @@ class Checker {
   // builtins and tracepoint fields (semantic_builtins.cpp)
   void builtin(Expr& e);
   void field(Expr& e);
+  // fentry/fexit/iter (semantic_btf_args.cpp): args.NAME and retval typed from the function's
+  // BTF prototype, and an iterator's `ctx`
+  void btf_arg(Expr& e);
+  Type btf_retval(Span where);
+  void iter_ctx(Expr& e);
   bool all_specs(bool (*pred)(ProbeKind)) const;
   const char* shared_hint(const char* probes::ContextTraits::*hint) const;
   std::string probe_kinds_text() const;

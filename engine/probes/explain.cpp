@@ -92,6 +92,7 @@ Status explain_points(const lang::ProbeSpec& spec, const ExplainOptions& options
                       const PointExplainer& describe) {
   ExpandContext ctx;
   ctx.maxactive = options.kretprobe_maxactive;
+  ctx.pid = options.pid;
   Result<std::vector<AttachPoint>> points = expand(spec, ctx);
   if (!points) return points.error();
   for (const AttachPoint& p : *points) {

@@ -18,11 +18,18 @@ constexpr ContextTraits kTracepoint{.record_fields = true,
 constexpr ContextTraits kRawTracepoint{
     .args = ArgSource::RawArgs,
     .max_args = 12,
+    .btf_args = true,
     .retval_hint = " (a raw tracepoint has no return value; sys_exit's is arg1)",
     .func_hint = " (a raw tracepoint is not a function; probe names it)",
-    .args_error = "The args builtin can not be used with 'rawtracepoint' probes (a raw tracepoint "
-                  "passes only its arguments: read them as arg0, arg1, ...)",
+    .args_error = "The args builtin of 'rawtracepoint' probes must be followed by an argument's name: "
+                  "args.NAME, as -lv 'rawtracepoint:NAME' lists them (or read arg0, arg1, ...)",
 };
+
+constexpr ContextTraits kFentry{.func = true,
+                                .btf_args = true,
+                                .retval_hint = " (fexit:FUNC has the function's return value)"};
+constexpr ContextTraits kFexit{.retval = true, .func = true, .btf_args = true};
+constexpr ContextTraits kIter{.iter_context = true};
 
 // Names and aliases checked against bpftrace 0.17 (`bpftrace -d -e 'u:/bin/true:main {}'`...).
 const ProbeType kTypes[] = {
@@ -45,10 +52,23 @@ const ProbeType kTypes[] = {
      kKernelReturn},
     {ProbeKind::RawTracepoint, "rawtracepoint", "rt", ProgramType::RawTracepoint, rawtracepoint_provider, false,
      false, true, kRawTracepoint},
+    // bpftrace 0.20 renamed kfunc/kretfunc; both names stay (alias_of below).
+    {ProbeKind::Fentry, "fentry", "f", ProgramType::Tracing, fentry_provider, false, false, true, kFentry},
+    {ProbeKind::Fexit, "fexit", "fr", ProgramType::Tracing, fentry_provider, false, false, false, kFexit},
+    {ProbeKind::Iter, "iter", "it", ProgramType::Tracing, iter_provider, false, false, true, kIter},
+    // Nothing to list: any aligned address of the traced process.
+    {ProbeKind::Watchpoint, "watchpoint", "w", ProgramType::PerfEvent, watchpoint_provider, false, false, false,
+     kNoContext},
 };
 
-constexpr const char* kUnsupported[] = {"kfunc", "f", "kretfunc", "fr", "watchpoint", "w",
-                                        "asyncwatchpoint", "aw", "iter", "it"};
+// bpftrace 0.17's names of the kinds renamed since.
+struct OldName {
+  const char* name;
+  ProbeKind kind;
+};
+constexpr OldName kOldNames[] = {{"kfunc", ProbeKind::Fentry}, {"kretfunc", ProbeKind::Fexit}};
+
+constexpr const char* kUnsupported[] = {"asyncwatchpoint", "aw"};
 
 }  // namespace
 
@@ -63,6 +83,8 @@ const ProbeType& probe_type(ProbeKind kind) {
 const ProbeType* find_probe_type(std::string_view name) {
   for (const ProbeType& t : kTypes)
     if (name == t.name || (t.alias && name == t.alias)) return &t;
+  for (const OldName& old : kOldNames)
+    if (name == old.name) return &probe_type(old.kind);
   return nullptr;
 }
 
@@ -76,6 +98,7 @@ const char* program_type_name(ProgramType type) {
     case ProgramType::Tracepoint: return "tracepoint";
     case ProgramType::PerfEvent: return "perf_event";
     case ProgramType::RawTracepoint: return "raw_tracepoint";
+    case ProgramType::Tracing: return "tracing";
   }
   return "?";
 }
@@ -86,6 +109,7 @@ uint32_t kernel_prog_type(ProgramType type) {
     case ProgramType::Tracepoint: return BPF_PROG_TYPE_TRACEPOINT;
     case ProgramType::PerfEvent: return BPF_PROG_TYPE_PERF_EVENT;
     case ProgramType::RawTracepoint: return BPF_PROG_TYPE_RAW_TRACEPOINT;
+    case ProgramType::Tracing: return BPF_PROG_TYPE_TRACING;
   }
   return BPF_PROG_TYPE_UNSPEC;
 }

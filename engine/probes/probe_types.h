@@ -28,10 +28,12 @@ enum class ProgramType {
   Kprobe,      // BPF_PROG_TYPE_KPROBE: uprobe, uretprobe, usdt, kprobe, kretprobe, BEGIN, END;
                // the context is struct pt_regs
   Tracepoint,  // BPF_PROG_TYPE_TRACEPOINT: the context is the tracefs record (args->field)
-  PerfEvent,   // BPF_PROG_TYPE_PERF_EVENT: interval, profile, software, hardware; the context
+  PerfEvent,   // BPF_PROG_TYPE_PERF_EVENT: interval, profile, software, hardware, watchpoint; the context
                // is struct bpf_perf_event_data, whose first member is pt_regs
   RawTracepoint,  // BPF_PROG_TYPE_RAW_TRACEPOINT: rawtracepoint; the context is the
                   // tracepoint's arguments, u64 args[] (engine/sys/raw_tracepoint.h)
+  Tracing,        // BPF_PROG_TYPE_TRACING: fentry, fexit (the function's arguments, u64 each,
+                  // then fexit's return value) and iter (struct bpf_iter__NAME *)
 };
 
 // Where argN comes from in a probe's context.
@@ -52,6 +54,9 @@ struct ContextTraits {
   bool retval = false;         // a return probe: retval reads the return register
   bool func = false;           // `func` names the probed function
   bool record_fields = false;  // args->NAME reads the tracefs record
+  bool btf_args = false;       // args.NAME is a parameter typed from the function's BTF
+                               // prototype, read from its slot (btf_functions.h); retval too
+  bool iter_context = false;   // `ctx` is the iterator's struct bpf_iter__NAME *
   bool user_space = false;     // the probed code's pointers are user addresses
   // Said after the refusal of `retval` / `func` / `args` where the reason is particular to this
   // probe type; nullptr for the general message.

@@ -5,6 +5,7 @@
 #include "elf/symbol_match.h"
 #include "engine/probes/providers.h"
 #include "engine/sys/features.h"
+#include "engine/sys/tracing.h"
 #include "engine/sys/uapi_compat.h"
 
 namespace rawprobe::probes {
@@ -36,6 +37,15 @@ LoadPlan load_plan(std::span<const AttachPoint> points, const AttachOptions& opt
   } else if (uses_kprobe_multi(points, options)) {
     plan.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
     plan.cookies = true;
+  } else if (plan.type == ProgramType::Tracing) {
+    // One program per point, each verified against its function (or iterator target).
+    const AttachPoint& p = points.front();
+    plan.per_point = true;
+    plan.expected_attach_type = p.kind == ProbeKind::Iter    ? BPF_TRACE_ITER
+                                : p.kind == ProbeKind::Fexit ? BPF_TRACE_FEXIT
+                                                             : BPF_TRACE_FENTRY;
+    plan.attach_btf_id = p.btf_id;
+    plan.attach_btf_module = p.module;
   } else if (plan.type == ProgramType::RawTracepoint) {
     // BPF_RAW_TRACEPOINT_OPEN carries a cookie only since 6.10: a program per point instead.
     plan.cookies = false;
@@ -110,6 +120,12 @@ struct FdPart final : AttachmentSet::Part {
   sys::Fd fd;
 };
 
+// An iterator's link and its fd (members die in reverse order: the fd, then the link).
+struct IterPart final : AttachmentSet::Part {
+  IterPart(sys::Fd l, sys::Fd i) : link(std::move(l)), iter(std::move(i)) {}
+  sys::Fd link, iter;
+};
+
 }  // namespace
 
 void AttachmentSet::add_perf(sys::PerfAttachment attachment, std::string what) {
@@ -118,6 +134,17 @@ void AttachmentSet::add_perf(sys::PerfAttachment attachment, std::string what) {
 
 void AttachmentSet::add_fd(sys::Fd fd, size_t kernel_objects, std::string what) {
   add(std::make_unique<FdPart>(std::move(fd)), kernel_objects, std::move(what));
+}
+
+void AttachmentSet::add_iterator(sys::Fd link, sys::Fd iter, std::string what) {
+  iterators_.push_back(iter.get());
+  add(std::make_unique<IterPart>(std::move(link), std::move(iter)), 1, std::move(what));
+}
+
+Result<size_t> AttachmentSet::run_iterators() {
+  for (int fd : iterators_)
+    if (Status st = sys::iter_read_all(fd); !st) return st.error();
+  return iterators_.size();
 }
 
 std::string AttachmentSet::describe() const {

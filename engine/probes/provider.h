@@ -80,6 +80,10 @@ struct AttachPoint {
   uint64_t offset = 0;      // kprobe:FUNC+OFF
   uint32_t maxactive = 0;   // kretprobe: 0 = the kernel's default
 
+  // fentry, fexit, iter: the BTF id BPF_PROG_LOAD attaches through (module: "vmlinux" or the
+  // module whose split BTF has it); `fields` holds the context's argument slots
+  uint32_t btf_id = 0;
+
   // interval, profile, software, hardware: the perf_event_attr fields
   uint32_t perf_type = 0;    // PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE
   uint64_t perf_config = 0;  // PERF_COUNT_*
@@ -120,6 +124,11 @@ struct LoadPlan {
   // false and the block has several points, load one program per point instead and pass
   // them all to attach(): codegen then knows each program's point statically.
   bool cookies = false;
+  // fentry, fexit, iter: the verifier checks a tracing program against one kernel function
+  // (attach_btf_id), so each point gets its own program, loaded with these.
+  bool per_point = false;
+  uint32_t attach_btf_id = 0;
+  std::string attach_btf_module;  // "vmlinux" or the module whose BTF object is attach_btf_obj_fd
 };
 LoadPlan load_plan(std::span<const AttachPoint> block_points, const AttachOptions& options);
 
@@ -132,6 +141,9 @@ class Attachment {
   virtual size_t count() const = 0;
   // One line per mechanism used: "uprobe_multi link: 3 offsets in /tmp/fun".
   virtual std::string describe() const = 0;
+  // Iterators (iter:NAME): reads each iterator fd to its end, which runs its program over
+  // every object once. Returns how many iterators it ran (0 for other probe types).
+  virtual Result<size_t> run_iterators() { return size_t{0}; }
 };
 
 // Resolves one spec of a probe block into its points (in a stable order: address order for
@@ -220,6 +232,9 @@ class AttachmentSet final : public Attachment {
   // An fd whose closing detaches the program: a bpf link carrying `kernel_objects` points,
   // or a raw tracepoint.
   void add_fd(sys::Fd fd, size_t kernel_objects, std::string what);
+  // An iterator's link and the fd whose reading runs it (run_iterators).
+  void add_iterator(sys::Fd link, sys::Fd iter, std::string what);
+  Result<size_t> run_iterators() override;
   size_t count() const override { return count_; }
   std::string describe() const override;
   ~AttachmentSet() override;
@@ -227,6 +242,7 @@ class AttachmentSet final : public Attachment {
  private:
   std::vector<std::unique_ptr<Part>> parts_;
   std::vector<std::string> lines_;
+  std::vector<int> iterators_;  // fds owned by parts_
   size_t count_ = 0;
 };
 

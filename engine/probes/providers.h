@@ -17,6 +17,9 @@ const Provider& interval_provider();   // interval.cpp
 const Provider& profile_provider();    // profile.cpp
 const Provider& software_provider();   // perf_events.cpp
 const Provider& hardware_provider();   // perf_events.cpp
+const Provider& fentry_provider();     // fentry.cpp (fentry and fexit)
+const Provider& iter_provider();       // iter.cpp
+const Provider& watchpoint_provider(); // watchpoint.cpp
 
 // The one instance of provider class P, made on first use: what the factories above return.
 template <class P>

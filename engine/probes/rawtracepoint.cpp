@@ -15,6 +15,7 @@
 
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
+#include "engine/probes/btf_functions.h"
 #include "engine/probes/btf_trace_names.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/tracepoint.h"
@@ -100,6 +101,9 @@ class RawTracepointProvider final : public Provider {
       p.arch = &arch::host();
       p.category = t.category;
       p.event = t.name;
+      // args.NAME's slots, where BTF declares the tracepoint (the semantic pass refuses
+      // args.NAME where it does not).
+      if (Result<TypedArguments> args = raw_tracepoint_arguments(t.name); args) (void)argument_slots(*args, p.fields);
       points.push_back(std::move(p));
     }
     if (points.empty()) return not_found(spec, *known);
@@ -125,7 +129,9 @@ class RawTracepointProvider final : public Provider {
     if (!known) return known.error();
     std::string name = request.parts.empty() ? "*" : request.parts.back();
     for (const RawTracepoint& t : *known)
-      if (elf::glob_match(name, t.name)) sink.line("rawtracepoint:" + t.name);
+      if (elf::glob_match(name, t.name) && sink.line("rawtracepoint:" + t.name) && sink.verbose())
+        if (Result<TypedArguments> args = raw_tracepoint_arguments(t.name); args)
+          for (const ctypes::CParam& p : args->params) sink.detail("    " + ctypes::spell(p.type) + " " + p.name);
     return {};
   }
 

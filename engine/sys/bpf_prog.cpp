@@ -38,6 +38,8 @@ void fill_attr(union bpf_attr& attr, const ProgSpec& spec) {
     attr.func_info = ptr_to_u64(spec.func_info.data());
     attr.func_info_cnt = static_cast<uint32_t>(spec.func_info.size());
   }
+  attr.attach_btf_id = spec.attach_btf_id;
+  if (spec.attach_btf_obj_fd >= 0) attr.attach_btf_obj_fd = static_cast<uint32_t>(spec.attach_btf_obj_fd);
   // The kernel accepts only alphanumerics, '_' and '.' in object names (bpf_obj_name_cpy).
   for (size_t i = 0; i < spec.name.size() && i + 1 < sizeof attr.prog_name; ++i) {
     char ch = spec.name[i];
@@ -47,10 +49,13 @@ void fill_attr(union bpf_attr& attr, const ProgSpec& spec) {
   }
 }
 
-// Up to func_info_cnt only when the program has func_info: older kernels refuse fields they
-// do not know unless they are zero, and every kernel with subprograms knows these.
+// Sized to the last field used: older kernels refuse fields they do not know unless they are
+// zero (a 4.17 kernel knows no func_info, 4.20, nor attach_btf_id, 5.5), and every kernel
+// that takes a field takes the ones before it.
 uint32_t prog_load_size(const ProgSpec& spec) {
-  return spec.func_info.empty() ? RAWPROBE_BPF_ATTR_END(expected_attach_type) : RAWPROBE_BPF_ATTR_END(func_info_cnt);
+  if (spec.attach_btf_id) return RAWPROBE_BPF_ATTR_END(attach_btf_obj_fd);
+  if (!spec.func_info.empty()) return RAWPROBE_BPF_ATTR_END(func_info_cnt);
+  return RAWPROBE_BPF_ATTR_END(expected_attach_type);
 }
 
 // One load at `log_level` into `buffer` (empty buffer: no log).

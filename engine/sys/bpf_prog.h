@@ -28,6 +28,10 @@ struct ProgSpec {
   uint32_t flags = 0;                  // BPF_F_* prog_flags
   int btf_fd = -1;                     // with func_info: the BTF its type ids are in
   std::span<const FuncInfo> func_info; // every function, when the program has subprograms
+  // fentry/fexit/iter (BPF_PROG_TYPE_TRACING): the kernel function's BTF id, and for a
+  // module's function the fd of that module's BTF object (-1: vmlinux).
+  uint32_t attach_btf_id = 0;
+  int attach_btf_obj_fd = -1;
 };
 
 // Verifier log buffer sizes: the first retry's size, and the cap past which the log is kept

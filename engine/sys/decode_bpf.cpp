@@ -91,6 +91,8 @@ std::string prog_load(const union bpf_attr& a) {
   if (a.prog_name[0]) f.add("prog_name", object_name(a.prog_name));
   if (a.expected_attach_type)
     f.add("expected_attach_type", attach_type_name(a.expected_attach_type));
+  if (a.attach_btf_id) f.num("attach_btf_id", a.attach_btf_id);
+  if (a.attach_btf_obj_fd) f.num("attach_btf_obj_fd", a.attach_btf_obj_fd);
   if (a.fd_array) f.ptr("fd_array", a.fd_array);
   return f.braces();
 }
@@ -125,7 +127,11 @@ std::string link_create(const AttrView& v) {
 }
 
 std::string raw_tracepoint_open(const union bpf_attr& a) {
-  return FieldList().str("name", a.raw_tracepoint.name).num("prog_fd", a.raw_tracepoint.prog_fd).braces();
+  FieldList f;
+  // A NULL name attaches a tracing program (fentry/fexit) where its attach_btf_id says.
+  if (a.raw_tracepoint.name) f.str("name", a.raw_tracepoint.name);
+  else f.add("name", "NULL");
+  return f.num("prog_fd", a.raw_tracepoint.prog_fd).braces();
 }
 
 std::string get_info(const union bpf_attr& a) {
@@ -163,6 +169,9 @@ std::string bpf_request(const BpfCall& c) {
     case BPF_LINK_CREATE: attr = link_create(v); break;
     case BPF_RAW_TRACEPOINT_OPEN: attr = raw_tracepoint_open(v.attr); break;
     case BPF_PROG_TEST_RUN: attr = test_run(v.attr); break;
+    case BPF_BTF_GET_NEXT_ID: attr = FieldList().num("start_id", v.attr.start_id).braces(); break;
+    case BPF_BTF_GET_FD_BY_ID: attr = FieldList().num("btf_id", v.attr.btf_id).braces(); break;
+    case BPF_ITER_CREATE: attr = FieldList().num("link_fd", v.attr.iter_create.link_fd).braces(); break;
     default: attr = hex_string(reinterpret_cast<uintptr_t>(c.attr)); break;
   }
   return "bpf(" + bpf_cmd_name(c.cmd) + ", " + attr + ", " + std::to_string(c.size) + ")";

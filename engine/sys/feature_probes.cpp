@@ -23,11 +23,14 @@ namespace op = bpf::op;
 constexpr Instruction mov64_imm(uint8_t dst, int32_t imm) { return {op::ALU64 | op::MOV | op::K, dst, 0, 0, imm}; }
 constexpr Instruction exit_insn() { return {op::JMP | op::EXIT, 0, 0, 0, 0}; }
 
-// Why a probe failed, for the detail column: "EINVAL from bpf(BPF_PROG_LOAD)".
+}  // namespace
+
 std::string cause(const Error& e) {
   if (e.err == 0) return e.what;
   return errno_name(e.err) + " from " + e.syscall;
 }
+
+namespace {
 
 Result<Fd> load(uint32_t type, const std::vector<Instruction>& program, uint32_t expected_attach = 0) {
   std::vector<bpf::Insn> slots = bpf::encode(program);

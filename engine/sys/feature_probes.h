@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/base/result.h"
 #include "engine/sys/features.h"
 
 namespace rawprobe::sys {
@@ -31,5 +32,10 @@ FeatureState probe_bounded_loops();
 FeatureState probe_isa(int version);  // 2, 3 or 4
 FeatureState probe_hash_on_demand();
 FeatureState probe_kernel_btf();  // feature_kernel_btf.cpp
+// Why a probe failed, for the detail column: "EINVAL from bpf(BPF_PROG_LOAD)".
+std::string cause(const Error& e);
+FeatureState probe_trampoline();  // feature_tracing.cpp
+FeatureState probe_bpf_iter();    // feature_tracing.cpp
+FeatureState probe_breakpoint();  // feature_tracing.cpp
 
 }  // namespace rawprobe::sys

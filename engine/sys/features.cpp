@@ -37,6 +37,9 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::send_signal, "send_signal", "bpf_send_signal", "5.3"},
     {Feature::for_each_map_elem, "for_each_map_elem", "bpf_for_each_map_elem", "5.13"},
     {Feature::loop, "loop", "bpf_loop", "5.17"},
+    {Feature::trampoline, "trampoline", "fentry/fexit (BPF trampoline)", "5.5"},
+    {Feature::bpf_iter, "bpf_iter", "BPF iterators (iter:)", "5.8"},
+    {Feature::breakpoint, "breakpoint", "hardware breakpoints (watchpoint:)", "2.6.33"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -62,6 +65,9 @@ FeatureState run_probe(Feature f) {
     case Feature::send_signal: return probe_helper(kHelperSendSignal);
     case Feature::for_each_map_elem: return probe_callback_helper(kHelperForEachMapElem);
     case Feature::loop: return probe_callback_helper(kHelperLoop);
+    case Feature::trampoline: return probe_trampoline();
+    case Feature::bpf_iter: return probe_bpf_iter();
+    case Feature::breakpoint: return probe_breakpoint();
   }
   return {false, "unknown feature"};
 }

@@ -31,7 +31,15 @@ enum class Feature {
   send_signal,        // bpf_send_signal helper (signal())
   for_each_map_elem,  // bpf_for_each_map_elem helper (for loops over maps)
   loop,               // bpf_loop helper (for loops over ranges)
+  trampoline,         // fentry/fexit: a tracing program linked through a BPF trampoline
+  bpf_iter,           // iter: BPF iterators (BPF_TRACE_ITER links, BPF_ITER_CREATE)
+  breakpoint,         // watchpoint: perf_event_open(PERF_TYPE_BREAKPOINT) on this process
 };
+
+// The BTF id of a vmlinux function, which the trampoline and iterator probes load against.
+// engine/sys reads no BTF itself: the program's entry point sets this (from engine/btf);
+// until then those two probes answer "not probed".
+void set_btf_function_id_lookup(uint32_t (*lookup)(const char* function));
 
 struct FeatureInfo {
   Feature feature;

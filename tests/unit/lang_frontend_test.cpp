@@ -132,7 +132,13 @@ TEST_CASE("probe specs: every provider's forms and bpftrace 0.17's aliases") {
   CHECK(spec_error("software:cpu-clocks:1") == "unknown software event 'cpu-clocks'; did you mean 'cpu-clock'?");
   CHECK(spec_error("uretprobe:/bin/x:f+4").find("uretprobe cannot take an offset") == 0);
   CHECK(spec_error("tracepont:syscalls:x") == "unknown probe type 'tracepont'; did you mean 'tracepoint'?");
-  CHECK(spec_error("kfunc:vfs_read") == "probe type 'kfunc' is not supported by rawprobe");
+  // bpftrace 0.17's kfunc/kretfunc are fentry/fexit since 0.20; both names are kept.
+  CHECK(spec_of("kfunc:vfs_read").kind == ProbeKind::Fentry);
+  s = spec_of("kretfunc:ext4:ext4_sync_fs");
+  CHECK((s.kind == ProbeKind::Fexit && s.target == "ext4" && s.func == "ext4_sync_fs"));
+  CHECK(spec_of("it:task").kind == ProbeKind::Iter);
+  CHECK(spec_error("fentry:vfs_read+4").find("fentry cannot take an offset") == 0);
+  CHECK(spec_error("asyncwatchpoint:0x10:8:w") == "probe type 'asyncwatchpoint' is not supported by rawprobe");
   CHECK(spec_error("uprobe:/bin/x").find("uprobe needs a binary and a function") == 0);
 }
 
