@@ -11,7 +11,9 @@ TEST_SUITES += fuzz asan-unit asan-kernel
 TEST_BUILDS += fuzz-build fuzz-seeds asan-suite-builds
 FUZZ_SECONDS = $(CI_FUZZ_SECONDS)
 ASAN_KERNEL_FILTER = $(CI_ASAN_KERNEL_FILTER)
-export FUZZ_SECONDS FUZZ_DIR ASAN_BUILD ASAN_KERNEL_FILTER
+# FUZZ_DIR is exported by mk/fuzz.mk, after its default: exporting it here, before that
+# `?=`, would define it empty.
+export FUZZ_SECONDS ASAN_BUILD ASAN_KERNEL_FILTER
 endif
 
 # The sanitizer build of what those suites run (as `make asan` builds it); the kernel suite

@@ -11,6 +11,7 @@
 # A crash leaves its input in $(FUZZ_DIR)/crashes/<target>/ and fails the run; committed
 # under tests/fuzz/regressions/<target>/, the unit suite replays it (fuzz_regressions_test).
 FUZZ_DIR      ?= build-fuzz
+export FUZZ_DIR  # tests/run-suites finds the targets there
 FUZZ_CXX      ?= clang++
 FUZZ_TIME     ?= 30
 FUZZ_SECONDS  ?= $(FUZZ_TIME)
