@@ -74,7 +74,11 @@ Result<std::vector<BlockAttachment>> attach_all(
     const std::vector<std::vector<probes::AttachPoint>>& points,
     const probes::AttachOptions& options, lang::MissingProbes missing) {
   std::vector<BlockAttachment> handles;
-  for (const LoadedProgram& p : programs) {
+  // The kernel runs the programs of one event newest first (uprobe consumers, a tracepoint's
+  // perf events), so blocks are attached last to first: blocks on the same event then run in
+  // the order the script declares them, as bpftrace runs them.
+  for (auto it = programs.rbegin(); it != programs.rend(); ++it) {
+    const LoadedProgram& p = *it;
     const std::vector<probes::AttachPoint>& block = points[p.compiled->block];
     std::vector<probes::AttachPoint> served;
     for (size_t i : p.compiled->points)
@@ -96,6 +100,7 @@ Result<std::vector<BlockAttachment>> attach_all(
                                   [](const probes::AttachPoint& pt) { return pt.kind == probes::ProbeKind::End; });
     handles.push_back({serves_end, std::move(*a)});
   }
+  std::reverse(handles.begin(), handles.end());  // back to block order (iterators run in it)
   return handles;
 }
 
