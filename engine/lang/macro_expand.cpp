@@ -119,6 +119,7 @@ class Expander {
   void statement(Stmt& s) {
     if (s.target) expr(s.target);
     if (s.expr) expr(s.expr);
+    if (s.range_end) expr(s.range_end);
     statements(s.body);
     statements(s.else_body);
   }

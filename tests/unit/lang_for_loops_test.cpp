@@ -43,3 +43,13 @@ TEST_CASE("for loops: header forms, ranges of unary expressions, the entry's typ
   auto dots = test::front_end("BEGIN { for ($i : 0.2) { } }");
   CHECK_FALSE(dots.ok);
 }
+
+TEST_CASE("a macro used in a range's end is expanded there, as opensnoop.bt of bpftrace 0.26.1 uses one") {
+  // opensnoop.bt: `for $j : ((uint64)0)..((uint64)max_path_depth) {` with a macro of no
+  // parameters called by its bare name.
+  auto r = test::front_end("macro depth() { 3 }\nBEGIN { for $j : ((uint64)0)..((uint64)depth) { print($j); } }");
+  REQUIRE_MESSAGE(r.ok, r.errors);
+  std::string tree = dump_ast(r.program.ast);
+  CHECK(tree.find("depth") == std::string::npos);
+  CHECK(tree.find("int 3") != std::string::npos);
+}
