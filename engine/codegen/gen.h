@@ -208,7 +208,6 @@ class ProgramGen {
   void map_update(const lang::Expr& map, Place key, Place value);
   void count_failed_update(const lang::Expr& map);  // after map_update_elem: r0 < 0 is counted
   void aggregate(const lang::Expr& map, const lang::Expr& call);
-  void add_to_own_slot(int16_t off, const IntVal& v);  // *(u64 *)(r0 + off) += v, per-CPU value
   void map_delete(const lang::Expr& map);
 
   // --- gen_builtins.cpp

@@ -95,20 +95,6 @@ void ProgramGen::count_failed_update(const Expr& map) {
   b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R1, 0, bpf::R0);
 }
 
-void ProgramGen::add_to_own_slot(int16_t off, const IntVal& v) {
-  // r0 points into this CPU's value of a per-CPU map, and no program on another CPU writes it,
-  // so a plain load, add, store will do: an atomic add (a locked instruction on x86) costs
-  // more per hit than the two instructions it saves. Like bpftrace's aggregations, it can
-  // lose an add only to a program that interrupts this one on the same CPU (an NMI's perf
-  // event) and updates the same key.
-  b_.load(Size::DW, bpf::R1, bpf::R0, off);
-  if (v.is_imm && v.imm >= INT32_MIN && v.imm <= INT32_MAX)
-    b_.alu(bpf::Op::Add, bpf::R1, static_cast<int32_t>(v.imm));
-  else
-    b_.alu(bpf::Op::Add, bpf::R1, use(v, bpf::R2));
-  b_.store(Size::DW, bpf::R0, off, bpf::R1);
-}
-
 void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v) {
   Place value{frame_.alloc(8), {}};
   store_int(v, 8, value);
@@ -241,7 +227,11 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   auto value_reg = [&] { return use(v, bpf::R2); };
   switch (kind) {
     case TypeKind::Count:
-    case TypeKind::Sum: add_to_own_slot(0, v); break;
+    case TypeKind::Sum:
+      // This CPU's slot: an atomic add is not needed for correctness, only shorter than
+      // load, add, store.
+      b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R0, 0, use(v, bpf::R1));
+      break;
     case TypeKind::Min:
     case TypeKind::Max: {
       bpf::Label replace = b_.new_label("replace");
@@ -273,7 +263,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       const MapLayout& layout = script_.layout(map.map_id);
       uint32_t buckets = layout.slot_size / 8 - (layout.hist_sum ? 1 : 0);
       // Metrics' _sum, after the buckets (map_layout.h).
-      if (layout.hist_sum) add_to_own_slot(int16_t(buckets * 8), v);
+      if (layout.hist_sum) b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R0, int16_t(buckets * 8), value_reg());
       Reg ri = use(index, bpf::R3);
       b_.mov(bpf::R1, ri);
       // The verifier must see the index within the value before the access.
