@@ -4,7 +4,10 @@
 # in one tests/run-suites, so its last line sums them all. How the defaults were chosen to
 # fit CI's time: README.md, "Reliability".
 CI_FUZZ_SECONDS ?= 5
-CI_ASAN_KERNEL_FILTER ?= -sf=*fault_*,*cli_verifier_test*,*cli_output_file_test*,*cli_lost_events_test*,*cli_full_map_test*
+# Not the RLIMIT_NOFILE case: UBSan's vptr check tests memory through a pipe it opens, which a
+# process out of descriptors cannot make, so every virtual call is then reported as a call on
+# an invalid object (seen: ~AttachmentSet in that run's error path).
+CI_ASAN_KERNEL_FILTER ?= -sf=*fault_*,*cli_verifier_test*,*cli_output_file_test*,*cli_lost_events_test*,*cli_full_map_test* -tce=RLIMIT_NOFILE*
 
 ifdef CI_SUITES
 TEST_SUITES += fuzz asan-unit asan-kernel
