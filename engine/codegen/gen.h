@@ -270,9 +270,10 @@ class ProgramGen {
   void loop_callbacks();  // every loop body, after the program's exit
   void loop_callback(const LoopCallback& cb);
   std::vector<bpf::Reg> temp_registers() const;
-  // launder: write in halves, so the verifier forgets the values (gen_loops.cpp).
+  // noise_slot (non-zero): a stack word the verifier knows nothing of, mixed in and out of
+  // each word copied, so the verifier forgets the values (gen_loops.cpp).
   void copy_words(bpf::Reg dst_base, int32_t dst_off, bpf::Reg src_base, int32_t src_off, uint32_t bytes,
-                  bool launder);
+                  int32_t noise_slot);
 
   // --- gen_calls.cpp
   static const GenerateHooks& generate_hooks(lang::FunctionId id);

@@ -68,21 +68,21 @@ std::vector<Reg> ProgramGen::temp_registers() const {
 }
 
 void ProgramGen::copy_words(Reg dst_base, int32_t dst_off, Reg src_base, int32_t src_off, uint32_t bytes,
-                            bool launder) {
+                            int32_t noise_slot) {
   for (uint32_t done = 0; done < words(bytes); done += 8) {
     auto at = [&](int32_t off, uint32_t extra) { return static_cast<int16_t>(off + static_cast<int32_t>(done + extra)); };
     b_.load(bpf::Size::DW, bpf::R1, src_base, at(src_off, 0));
-    if (!launder) {
-      b_.store(bpf::Size::DW, dst_base, at(dst_off, 0), bpf::R1);
-      continue;
+    if (noise_slot != 0) {
+      // x ^ u ^ u is x, but the verifier, which knows nothing of u (a word of the map's value
+      // or the loop's index), knows nothing of the result: a known value (a counter,
+      // `$n++; if ($n == 5) break;`) would make it treat the branch as decided. Kernels before
+      // 6.7 check a loop body once and drop the branch they never saw taken; later ones walk
+      // the body until its states repeat, and a counter's never would.
+      b_.load(bpf::Size::DW, bpf::R3, bpf::R10, static_cast<int16_t>(noise_slot));
+      b_.alu(bpf::Op::Xor, bpf::R1, bpf::R3);
+      b_.alu(bpf::Op::Xor, bpf::R1, bpf::R3);
     }
-    // Two 4-byte halves: a slot written in parts holds no value the verifier tracks, so it
-    // reads back as an unknown number. A known one (a counter, `$n++; if ($n == 5) break;`)
-    // would differ in every iteration the verifier walks through the callback, its states
-    // would never match, and it would give up at a million instructions.
-    b_.store(bpf::Size::W, dst_base, at(dst_off, 0), bpf::R1);
-    b_.alu(bpf::Op::Rsh, bpf::R1, 32);
-    b_.store(bpf::Size::W, dst_base, at(dst_off, 4), bpf::R1);
+    b_.store(bpf::Size::DW, dst_base, at(dst_off, 0), bpf::R1);
   }
 }
 
@@ -176,9 +176,12 @@ void ProgramGen::loop_callback(const LoopCallback& cb) {
     copy(Place{var_slot + static_cast<int32_t>(entry.offsets[0]), {}}, bpf::R2, 0, layout.key.size);
     copy(Place{var_slot + static_cast<int32_t>(entry.offsets[1]), {}}, bpf::R4, 0, layout.slot_size);
   }
+  // A word the verifier knows nothing of: the index (bpf_loop gives it as unknown) or the
+  // first word of the map's value.
+  int32_t noise_slot = s.range_end ? var_slot : var_slot + static_cast<int32_t>(layout_of(s.target->type.fields).offsets[1]);
   b_.load(bpf::Size::DW, bpf::R2, bpf::R10, static_cast<int16_t>(parent));
   for (const auto& [name, off] : cb.outer)
-    copy_words(bpf::R10, variables_[name], bpf::R2, off, type_size(variable_types_.at(name)), true);
+    copy_words(bpf::R10, variables_[name], bpf::R2, off, type_size(variable_types_.at(name)), noise_slot);
   if (ctx_in_r6_) b_.load(bpf::Size::DW, bpf::R6, bpf::R2, static_cast<int16_t>(cb.ctx_slot));
 
   Loop loop{b_.new_label("for_next"), b_.new_label("for_break")};
@@ -189,7 +192,7 @@ void ProgramGen::loop_callback(const LoopCallback& cb) {
   auto copy_out = [&](int32_t result) {
     b_.load(bpf::Size::DW, bpf::R2, bpf::R10, static_cast<int16_t>(parent));
     for (const auto& [name, off] : cb.outer)
-      copy_words(bpf::R2, off, bpf::R10, variables_[name], type_size(variable_types_.at(name)), false);
+      copy_words(bpf::R2, off, bpf::R10, variables_[name], type_size(variable_types_.at(name)), 0);
     b_.mov(bpf::R0, result);
     b_.exit();
   };
