@@ -23,6 +23,8 @@ kprobe:vfs_read
 kprobe:vfs_readlink
 
 # rawprobe -l | grep load_module
+fentry:vmlinux:load_module
+...
 kprobe:load_module
 ...
 
