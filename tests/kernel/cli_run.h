@@ -136,10 +136,17 @@ class Process {
 
   const RunResult& so_far() const { return result_; }
 
-  // Waits for exit (SIGKILL after `seconds`), collecting everything.
-  RunResult finish(int seconds) {
+  // Waits for exit (SIGKILL after `seconds`), collecting everything. With `resend`, that
+  // signal is sent again every 2 s while the process lives: bpftrace 0.17 can miss a SIGINT
+  // that lands just before its epoll_wait() and then waits for the next event.
+  RunResult finish(int seconds, int resend = 0) {
     auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    auto next_resend = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     while (pump(100)) {
+      if (resend && std::chrono::steady_clock::now() > next_resend) {
+        kill(pid_, resend);
+        next_resend += std::chrono::seconds(2);
+      }
       if (std::chrono::steady_clock::now() > end) {
         kill(pid_, SIGKILL);
         result_.err += "\n[test: killed after " + std::to_string(seconds) + " s]\n";

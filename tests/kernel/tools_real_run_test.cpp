@@ -84,7 +84,7 @@ ToolRun run_tool(const std::string& tool, const std::string& begin_text, const s
   rawprobe.signal(SIGINT);
   bpftrace.signal(SIGINT);
   r.rawprobe = rawprobe.finish(30);
-  r.bpftrace = bpftrace.finish(30);
+  r.bpftrace = bpftrace.finish(30, SIGINT);
   CHECK_MESSAGE(r.rawprobe.status == 0, tool << ": rawprobe:\n" << r.rawprobe.err);
   CHECK_MESSAGE(r.bpftrace.status == 0, tool << ": bpftrace:\n" << r.bpftrace.err);
   CHECK_MESSAGE(headings(r.rawprobe.out) == headings(r.bpftrace.out), tool << ": rawprobe:\n"
@@ -407,7 +407,7 @@ TEST_CASE("threadsnoop.bt cannot run here: libpthread.so.0 has no pthread_create
   CHECK(work.status == 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   bpftrace.signal(SIGINT);
-  RunResult oracle = bpftrace.finish(30);
+  RunResult oracle = bpftrace.finish(30, SIGINT);
   CHECK_MESSAGE(rows_where(oracle.out, 2, "python3").empty(), oracle.out);
 }
 
