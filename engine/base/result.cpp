@@ -34,8 +34,18 @@ Error make_error(std::string what, std::string object, std::string hint) {
   return e;
 }
 
+namespace {
+// Running out of descriptors can stop any call that makes one, so these hints hold for all.
+std::string descriptor_hint(int err) {
+  if (err == EMFILE) return "too many open files: raise the limit with ulimit -n";
+  if (err == ENFILE) return "the system's open file table is full: raise fs.file-max";
+  return "";
+}
+}  // namespace
+
 Error syscall_error(std::string what, std::string syscall, int err, std::string object,
                     std::string hint) {
+  if (hint.empty()) hint = descriptor_hint(err);
   Error e = make_error(std::move(what), std::move(object), std::move(hint));
   e.syscall = std::move(syscall);
   e.err = err;

@@ -32,7 +32,7 @@ Result<std::vector<int>> online_cpus() {
   std::string path = sys::host_path("/sys/devices/system/cpu/online");
   std::string text;
   if (!sys::read_text_file(path, text))
-    return make_error("read the online CPUs", path, "rawprobe needs /sys mounted");
+    return sys::read_file_error("read the online CPUs", path, "", errno, "rawprobe needs /sys mounted");
   return parse_cpu_list(text);
 }
 

@@ -12,7 +12,7 @@ Result<uint32_t> possible_cpus() {
     std::string path = sys::host_path("/sys/devices/system/cpu/possible");
     std::string text;
     if (!sys::read_text_file(path, text))
-      return make_error("read the possible CPUs", path, "rawprobe needs /sys mounted");
+      return sys::read_file_error("read the possible CPUs", path, "", errno, "rawprobe needs /sys mounted");
     Result<std::vector<int>> cpus = parse_cpu_list(text);
     if (!cpus) return cpus.error();
     if (cpus->empty()) return make_error("no possible CPUs listed", path);

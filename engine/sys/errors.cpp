@@ -75,7 +75,6 @@ std::string bpf_hint(const BpfCall& c, int err) {
                "each point alone and names the file offset refused";
       if (err == ENOEXEC) return "";
       return "not supported by this kernel's configuration or for this program type";
-    case EMFILE: return "too many open files: raise the limit with ulimit -n";
     default: return "";
   }
 }
@@ -119,7 +118,6 @@ std::string perf_hint(const PerfOpenCall& c, int err) {
     case EINVAL: return "the kernel rejected a perf_event_attr setting; in use: " + perf_features(c);
     case ESRCH: return "no process with pid " + std::to_string(c.pid);
     case EOPNOTSUPP: return "this PMU does not support the requested mode (e.g. sampling)";
-    case EMFILE: return "too many open files: raise the limit with ulimit -n";
     default: return "";
   }
 }

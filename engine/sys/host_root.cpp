@@ -1,7 +1,8 @@
 #include "engine/sys/host_root.h"
 
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace rawprobe::sys {
 
@@ -24,12 +25,29 @@ std::string host_path(std::string_view absolute) {
 }
 
 bool read_text_file(const std::string& path, std::string& out) {
-  std::ifstream in(path);
-  if (!in) return false;
-  std::ostringstream text;
-  text << in.rdbuf();
-  out = text.str();
-  return !in.bad();
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  out.clear();
+  char buffer[8192];
+  ssize_t n;
+  while ((n = read(fd, buffer, sizeof buffer)) != 0) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      close(fd);
+      errno = err;
+      return false;
+    }
+    out.append(buffer, size_t(n));
+  }
+  close(fd);
+  return true;
+}
+
+Error read_file_error(std::string what, const std::string& path, std::string object, int err,
+                      std::string missing_hint) {
+  return syscall_error(std::move(what), "open(" + path + ")", err, std::move(object),
+                       err == ENOENT ? std::move(missing_hint) : std::string());
 }
 
 }  // namespace rawprobe::sys

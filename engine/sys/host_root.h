@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/base/result.h"
+
 namespace rawprobe::sys {
 
 // Sets the prefix ("" for the real system, "/tmp/fixture" in tests).
@@ -31,7 +33,12 @@ const T& once_per_host_root(Compute compute) {
   return it->second;
 }
 
-// Reads a whole file as text; false when it cannot be opened or read.
+// Reads a whole file as text; false when it cannot be opened or read, with errno saying why.
 bool read_text_file(const std::string& path, std::string& out);
+
+// The error for a read_text_file that failed with err: a file that is not there gets
+// missing_hint; any other failure (EMFILE, EACCES, ...) names its errno and that errno's hint.
+Error read_file_error(std::string what, const std::string& path, std::string object, int err,
+                      std::string missing_hint);
 
 }  // namespace rawprobe::sys

@@ -78,8 +78,8 @@ Result<Pmu> read_pmu(const std::string& name) {
   std::string dir = host_path("/sys/bus/event_source/devices/" + name);
   std::string text;
   if (!read_text_file(dir + "/type", text))
-    return syscall_error("find PMU", "open(" + dir + "/type)", ENOENT, name,
-                         "this kernel has no '" + name + "' PMU (CONFIG_" +
+    return read_file_error("find PMU", dir + "/type", name, errno,
+                           "this kernel has no '" + name + "' PMU (CONFIG_" +
                              (name == "uprobe" ? std::string("UPROBE_EVENTS") : "KPROBE_EVENTS") +
                              "); the tracefs " + name + "_events path may still work");
   Pmu pmu;

@@ -41,9 +41,8 @@ Result<std::string> event_file(const std::string& category, const std::string& n
   std::string path = *dir + "/events/" + category + "/" + name + "/" + file;
   std::string text;
   if (!read_text_file(path, text))
-    return syscall_error("read tracepoint " + std::string(file), "open(" + path + ")", ENOENT,
-                         category + ":" + name,
-                         "no such tracepoint; list them with: rawprobe -l 'tracepoint:*'");
+    return read_file_error("read tracepoint " + std::string(file), path, category + ":" + name, errno,
+                           "no such tracepoint; list them with: rawprobe -l 'tracepoint:*'");
   return text;
 }
 
