@@ -59,12 +59,7 @@ class FentryProvider final : public Provider {
     const char* kind = lang::probe_kind_name(spec.kind);
     std::vector<AttachPoint> points;
     for (const BtfFunction& f : *found) {
-      AttachPoint p;
-      p.kind = spec.kind;
-      p.is_return = spec.kind == ProbeKind::Fexit;
-      p.arch = &arch::host();
-      p.func = f.name;
-      p.module = f.module;
+      AttachPoint p = kernel_function_point(spec, f.name, f.module);
       p.btf_id = f.btf_id;
       p.name = std::string(kind) + ":" + (spec.target.empty() ? "" : f.module + ":") + f.name;
       if (Status st = argument_slots(arguments_of(f), p.fields); !st) {

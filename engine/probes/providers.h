@@ -35,6 +35,10 @@ bool uses_uprobe_multi(std::span<const AttachPoint> points, const AttachOptions&
 // The same for kprobe_multi (kprobe wildcard sets, auto mode, kprobe_multi available).
 bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options);
 
+// A point of a kprobe-family or fentry-family spec at kernel function `func` of `module`:
+// the spec's kind, whether it fires on return, this machine's arch (kprobe.cpp).
+AttachPoint kernel_function_point(const lang::ProbeSpec& spec, const std::string& func, const std::string& module);
+
 // How attach() takes one kprobe point to the kernel when no kprobe_multi link carries the
 // block: the kprobe PMU, or a kprobe_events line (--attach-mode=legacy, no PMU, or a
 // kretprobe maxactive, which only "r<N>:" can set). An error where neither fits (maxactive
