@@ -1,5 +1,5 @@
 // The verifier log policy, errno names and hints on real rejections, and --trace-syscalls
-// showing the real calls (issue 2 and issue 5's teaching mode).
+// showing the real calls (the teaching mode: what rawprobe asks of the kernel, as it asks it).
 #include <doctest/doctest.h>
 
 #include <capstone/capstone.h>
