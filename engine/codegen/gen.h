@@ -102,6 +102,10 @@ class ScriptState {
   uint32_t pids_map();
 
  private:
+  // The internal map whose index is kept in `index` (-1: not made yet), made from `def` on
+  // first use.
+  uint32_t internal_map(int& index, const MapDef& def);
+
   const lang::CheckedProgram& program_;
   const CompileOptions& options_;
   CompiledScript& out_;

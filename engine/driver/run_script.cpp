@@ -48,10 +48,8 @@ constexpr uint32_t kRingBufferBytes = 256u << 10;
 
 int fail(const Error& err) { return exit_status(err); }
 
-// A report that is already complete text (rendered diagnostics, verifier report).
-int fail_text(const std::string& text) {
-  std::fputs(text.c_str(), stderr);
-  if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
+int fail(const std::vector<lang::Diagnostic>& diagnostics) {
+  report(diagnostics);
   return 1;
 }
 
@@ -155,7 +153,7 @@ int run_script(Options& options) {
   pp.forced_includes = options.forced_includes;
   pp.have_btf = lang::kernel_has_btf();
   lang::PreprocessResult preprocessed = lang::preprocess(options.source_name(), options.program, pp);
-  if (!preprocessed.ok) return fail_text(preprocessed.errors);
+  if (!preprocessed.ok) return fail(preprocessed.diagnostics);
   if (options.verbose)
     for (const std::string& note : preprocessed.notes) std::fprintf(stderr, "rawprobe: %s\n", note.c_str());
   const lang::SourceFile& src = preprocessed.source;
@@ -168,7 +166,7 @@ int run_script(Options& options) {
                                                          .child_command = !options.command.empty(),
                                                          .unsafe = options.unsafe,
                                                          .pid = options.pid});
-  if (!front.ok) return fail_text(front.errors);
+  if (!front.ok) return fail(front.diagnostics);
   if (front.program.ast.options_help) {  // `-- --help`: the script's getopt() options
     std::fputs(lang::options_listing(front.program.ast.options).c_str(), stdout);
     return 0;
@@ -204,11 +202,12 @@ int run_script(Options& options) {
   ctx.unsafe = options.unsafe;
   ctx.maxactive = options.kretprobe_maxactive;
   const lang::Settings& settings = front.settings;
-  Result<std::vector<std::vector<probes::AttachPoint>>> points =
-      expand_blocks(src, checked.ast, ctx, settings.missing_probes);
-  if (!points) return fail_text(points.error().what);
-  if (count_points(*points) > settings.max_probes)
-    return fail(make_error("the script resolves to " + std::to_string(count_points(*points)) + " probes, more than " +
+  ExpandedBlocks expanded = expand_blocks(src, checked.ast, ctx, settings.missing_probes);
+  report(expanded.diagnostics);
+  if (!expanded.ok) return 1;
+  const std::vector<std::vector<probes::AttachPoint>>& points = expanded.points;
+  if (count_points(points) > settings.max_probes)
+    return fail(make_error("the script resolves to " + std::to_string(count_points(points)) + " probes, more than " +
                                std::to_string(settings.max_probes) + " (config variable max_probes)",
                            "", "narrow the wildcards, or raise max_probes in a config block or BPFTRACE_MAX_PROBES"));
   // Dynamic events of rawprobe processes that died without removing them (SIGKILL), now that
@@ -237,7 +236,7 @@ int run_script(Options& options) {
   copts.source = &src;
   copts.attach.mode = options.attach_mode;
   copts.attach.semaphore_pid = ctx.pid;
-  Result<codegen::CompiledScript> compiled = codegen::compile(checked, *points, copts);
+  Result<codegen::CompiledScript> compiled = codegen::compile(checked, points, copts);
   if (!compiled) return exit_status(compiled.error(), &src);
   const codegen::CompiledScript& script = *compiled;
 
@@ -259,7 +258,7 @@ int run_script(Options& options) {
   if (!attaching) {
     if (options.dry_run)
       std::fprintf(stderr, "rawprobe: dry run: %zu program(s) loaded, %zu probe(s) resolved, nothing attached\n",
-                   loaded->size(), count_points(*points));
+                   loaded->size(), count_points(points));
     return 0;
   }
 
@@ -283,13 +282,13 @@ int run_script(Options& options) {
   if (!signals) return fail(signals.error());
   if (Status s = write_start_time(script, *maps); !s) return fail(s.error());
 
-  if (!options.quiet) out.attached_probes(count_points(*points));
+  if (!options.quiet) out.attached_probes(count_points(points));
   if (Status s = out.flush(); !s) return fail(s.error());
   // Semaphores written in the command's memory need its binary mapped: run it to the exec
   // that maps every one of them, and hold it there.
-  if (tracee && tracee->is_child() && any_point(*points, probes::semaphore_in_process_memory)) {
+  if (tracee && tracee->is_child() && any_point(points, probes::semaphore_in_process_memory)) {
     auto maps_every_semaphore = [&](pid_t pid) {
-      for (const auto& block : *points)
+      for (const auto& block : points)
         for (const probes::AttachPoint& p : block)
           if (probes::semaphore_in_process_memory(p) && !probes::maps_file_offset(pid, p.path, p.ref_ctr_offset))
             return false;
@@ -299,7 +298,7 @@ int run_script(Options& options) {
   }
   probes::AttachOptions attach_options{options.attach_mode, ctx.pid};
   Result<std::vector<BlockAttachment>> attached =
-      attach_all(*loaded, *points, attach_options, settings.missing_probes);
+      attach_all(*loaded, points, attach_options, settings.missing_probes);
   if (!attached) return fail(attached.error());
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,

@@ -48,7 +48,7 @@ void compile_script(const std::string& text, Compiled& c, std::vector<std::vecto
   lang::SemanticOptions sem;
   sem.tracepoints = &catalog;
   auto fe = lang::run_front_end(*c.source, sem);
-  REQUIRE_MESSAGE(fe.ok, fe.errors);
+  REQUIRE_MESSAGE(fe.ok, test::error_text(fe));
   c.program = std::move(fe.program);
   if (points.empty()) {
     for (const lang::ProbeBlock& b : c.program.ast.probes) {
