@@ -99,12 +99,15 @@ void ProgramGen::map_event_call(const Expr& e) {
   simple_event(id, {static_cast<uint64_t>(e.operands[0]->map_id)});
 }
 
-void ProgramGen::read_memory(Place dst, uint32_t size, Reg addr, bool user) {
+void ProgramGen::read_memory(Place dst, uint32_t size, Reg addr, bool user, lang::Span span) {
   if (addr != bpf::R3) b_.mov(bpf::R3, addr);
   place_address(bpf::R1, dst);
   b_.mov(bpf::R2, static_cast<int32_t>(size));
-  if (!script_.options().probe_read_user) b_.call(Helper::probe_read);
-  else b_.call(user ? Helper::probe_read_user : Helper::probe_read_kernel);
+  Helper h = !script_.options().probe_read_user ? Helper::probe_read
+             : user                             ? Helper::probe_read_user
+                                                : Helper::probe_read_kernel;
+  b_.call(h);
+  check_helper(h, span);
 }
 
 void ProgramGen::str_into(const Expr& e, uint32_t slot, Place dst) {
@@ -143,6 +146,7 @@ void ProgramGen::str_into(const Expr& e, uint32_t slot, Place dst) {
              : is_user_probe()                  ? Helper::probe_read_user_str
                                                 : Helper::probe_read_str;
   b_.call(h);
+  check_helper(h, e.span);
   release(ptr);
   release(len);
 }

@@ -99,7 +99,7 @@ IntVal ProgramGen::memory_int(const Expr& e) {
   Place buf{frame_.alloc(8), {}};
   b_.store_imm(bpf::Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
   Reg ra = use(addr, bpf::R3);
-  read_memory(buf, bytes, ra, user);
+  read_memory(buf, bytes, ra, user, e.span);
   release(addr);
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
@@ -124,7 +124,7 @@ void ProgramGen::memory_into(const Expr& e, uint32_t slot, Place dst) {
   IntVal addr = address_of(e, user);
   uint32_t n = std::min(slot, e.type.size);
   Reg ra = use(addr, bpf::R3);
-  read_memory(dst, n, ra, user);
+  read_memory(dst, n, ra, user, e.span);
   release(addr);
   if (slot > n) zero(dst.at(static_cast<int32_t>(n)), slot - n);
 }

@@ -233,6 +233,7 @@ int run_script(Options& options) {
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();
   copts.map_max_entries = uint32_t(std::min<uint64_t>(settings.max_map_keys, UINT32_MAX));
+  copts.helper_checks = options.helper_checks;
   copts.source_name = options.source_name();
   copts.source = &src;
   copts.attach.mode = options.attach_mode;
