@@ -127,10 +127,11 @@ TEST_CASE("-k -k is -kk, and --no-warnings silences the helper warnings, as in b
 TEST_CASE("-k and -kk in uprobes, uretprobes and tracepoints warn as bpftrace 0.17 does") {
   std::string bin = sample("fun");
   // fun 2 calls bar 6 times and foo 4 times; a stack key, a delete that misses, a lookup
-  // that misses, a string read at retval ('b', no address).
+  // that misses, reads at retval ('b', no address): a string, a dereference, an element.
   std::string uprobes = "BEGIN { @m[0] = 0; @none[0] = 0; } uprobe:" + bin +
                         ":bar { @u[ustack] = count(); delete(@m[1]); } uretprobe:" + bin +
-                        ":foo { $x = @none[retval]; @r[retval] = 1; printf(\"%s|\\n\", str(retval)); }";
+                        ":foo { $x = @none[retval]; @r[retval] = 1; printf(\"%s|\\n\", str(retval)); "
+                        "$p = (int8 *)retval; printf(\"%d %d\\n\", *$p, $p[3]); }";
   // The command's own openat calls: deletes that miss, a count() per new dfd.
   std::string tracepoint = "BEGIN { @m[0] = 0; } tracepoint:syscalls:sys_enter_openat /pid == cpid/ "
                            "{ delete(@m[args->flags]); @n[args->dfd] = count(); }";
