@@ -159,6 +159,22 @@ TEST_CASE("the usage error for a third -k begins with bpftrace 0.17's word") {
   CHECK(rp.err.find("rawprobe: " + theirs) == 0);
 }
 
+TEST_CASE("a loop too complex for the verifier only with -k's branches gets a hint that says so") {
+  // Without -k the loop loads: its updates have no branch (the count of failures is added).
+  std::string script = "BEGIN { $i = 0; while ($i < 5000) { @m[$i] = 1; $i++; } exit(); }";
+  RunResult plain = run_rawprobe({"-q", "-e", script});
+  CHECK(plain.status == 0);
+  CHECK(plain.out.find("@m[4095]: 1") != std::string::npos);
+  for (const char* flag : {"-k", "-kk"}) {
+    RunResult checked = run_rawprobe({flag, "-e", script});
+    INFO(flag, "\n", checked.err);
+    CHECK(checked.status == 1);
+    CHECK(checked.err.find("the kernel's verifier rejected the program of BEGIN") != std::string::npos);
+    CHECK(checked.err.find("\nhint: " + std::string(flag) + " adds a branch after each checked helper call") !=
+          std::string::npos);
+  }
+}
+
 TEST_SUITE_END();
 
 namespace {
