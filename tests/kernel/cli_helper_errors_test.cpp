@@ -95,8 +95,12 @@ TEST_CASE("-k and -kk warn about the failed helper calls of a BEGIN block as bpf
       {"BEGIN { $i = 0; while ($i < 6) { @m[$i] = 1; @c[$i] = count(); @s[$i] = sum(5); @h[$i] = hist(3); "
        "@z[$i] = 1; @z[$i] += 2; @t[$i] = comm; $i++; } exit(); }",
        {"BPFTRACE_MAP_KEYS_MAX=4"}},
-      // probe reads of a bad address (-kk only)
+      // probe reads of a bad address (-kk only), through the helper of the space uptr() or
+      // kptr() names
       {"BEGIN { printf(\"%s|\\n\", str(1)); printf(\"%r\\n\", buf(1, 4)); exit(); }", {}},
+      {"BEGIN { printf(\"%s|\\n\", str(uptr(1))); printf(\"%s|\\n\", str(kptr(1))); @a[1] = 1; delete(@a[2]); "
+       "exit(); }",
+       {}},
   };
   for (const Case& c : cases) {
     for (const char* flag : {"-k", "-kk"}) {
