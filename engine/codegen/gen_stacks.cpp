@@ -58,6 +58,7 @@ void ProgramGen::stack_into(const Expr& e, uint32_t, Place dst) {
   b_.load_map_fd(bpf::R2, bpf::MapHandle{map});
   b_.mov(bpf::R3, user ? static_cast<int32_t>(BPF_F_USER_STACK) : 0);
   b_.call(Helper::get_stackid);
+  check_helper(Helper::get_stackid, e.span);
   store_int(IntVal::r0(), 8, dst);
   bpf::Label lost = b_.new_label("stack_lost"), stored = b_.new_label("stack_stored");
   b_.jump(bpf::Cond::Eq, bpf::R0, -EEXIST, lost);

@@ -108,6 +108,18 @@ size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points)
   return n;
 }
 
+// -k's checks are branches: in a loop, each is one more path for the verifier to follow, so a
+// loop that loads without -k may be too complex with it. Say so when the verifier gives up.
+Error with_helper_check_hint(Error err, uint32_t helper_checks) {
+  bool gave_up = err.detail.find("is too complex") != std::string::npos ||
+                 err.detail.find("program is too large") != std::string::npos;
+  if (helper_checks && gave_up && err.hint.empty())
+    err.hint = std::string(helper_checks > 1 ? "-kk" : "-k") +
+               " adds a branch after each checked helper call, one more path for the verifier in every loop "
+               "iteration: loop fewer times, or run without " + (helper_checks > 1 ? "-kk (or with -k)" : "-k");
+  return err;
+}
+
 bool any_point(const std::vector<std::vector<probes::AttachPoint>>& points,
                bool (*test)(const probes::AttachPoint&)) {
   for (const auto& block : points)
@@ -232,6 +244,7 @@ int run_script(Options& options) {
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();
   copts.map_max_entries = uint32_t(std::min<uint64_t>(settings.max_map_keys, UINT32_MAX));
+  copts.helper_checks = options.helper_checks;
   copts.source_name = options.source_name();
   copts.source = &src;
   copts.attach.mode = options.attach_mode;
@@ -250,7 +263,7 @@ int run_script(Options& options) {
                                std::to_string(settings.max_bpf_progs) + " (config variable max_bpf_progs)",
                            "", "raise max_bpf_progs in a config block or BPFTRACE_MAX_BPF_PROGS"));
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
-  if (!loaded) return fail(loaded.error());
+  if (!loaded) return fail(with_helper_check_hint(loaded.error(), options.helper_checks));
 
   for (DumpKind k : options.dumps)
     if (k != DumpKind::Ast)
