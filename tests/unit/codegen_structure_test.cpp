@@ -151,7 +151,9 @@ TEST_CASE("codegen: aggregation maps are filled on update where the kernel allow
   Compiled preallocated;
   compile_script(text, preallocated, {{begin_point()}, {profile}});
   REQUIRE(preallocated.script);
-  for (const auto& [name, f] : flags_by_name(preallocated)) {
+  for (const auto& entry : flags_by_name(preallocated)) {
+    const std::string& name = entry.first;
+    uint32_t f = entry.second;
     CAPTURE(name);
     CHECK(f == 0);
   }

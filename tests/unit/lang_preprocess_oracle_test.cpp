@@ -216,7 +216,9 @@ TEST_CASE("each architecture's predefined macros are what its gcc predefines") {
       {"loongarch64", "loongarch64-linux-gnu-cpp"},
   };
   int checked = 0;
-  for (const auto& [name, cpp] : compilers) {
+  for (const auto& entry : compilers) {
+    const std::string& name = entry.first;
+    const std::string& cpp = entry.second;
     const arch::Table* table = arch::by_name(name);
     REQUIRE(table);
     std::map<std::string, std::string> gcc = gcc_predefined(cpp);
