@@ -74,13 +74,16 @@ IntVal ProgramGen::address_of(const Expr& e, bool& user) {
       }
       return apply(lang::Op::Add, addr, idx, false);
     }
-    case ExprKind::Variable: {
-      // A struct copied into a variable lives on this program's stack.
+    case ExprKind::Variable:
+    case ExprKind::Call: {
+      // A struct copied into a variable lives on this program's stack; so does an array a
+      // call makes (pton("::1")[15]), written there first.
       user = false;
+      int32_t slot = e.kind == ExprKind::Variable ? variable_slot(e) : materialize(e).off;
       Temp t = regs_.take();
       Reg r = target_reg(t, bpf::R1);
       b_.mov(r, bpf::R10);
-      b_.alu(bpf::Op::Add, r, variable_slot(e));
+      b_.alu(bpf::Op::Add, r, slot);
       set(t, r);
       return IntVal::in_temp(t);
     }

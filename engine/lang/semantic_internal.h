@@ -48,6 +48,7 @@ class Checker {
   void unary(Expr& e);
   void binary(Expr& e);
   void pointer_binary(Expr& e);
+  bool array_binary(Expr& e);  // semantic_arrays.cpp: true when both sides are arrays
   void ternary(Expr& e);
   void ternary_type(Expr& e);       // the value's type, once both branches are checked
   void ternary_statement(Expr& e);  // semantic_ternary.cpp: `c ? printf("a") : exit();`
