@@ -116,6 +116,7 @@ class Checker {
   void call_same_integer(Expr& e);  // bswap, kptr, uptr: the argument's integer type
   void call_ntop(Expr& e);
   void call_pton(Expr& e);
+  void call_cgroup_path(Expr& e);  // semantic_cgroup_path.cpp
   void call_macaddr(Expr& e);
   // semantic_effects.cpp
   void call_system(Expr& e);
