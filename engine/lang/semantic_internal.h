@@ -95,7 +95,7 @@ class Checker {
   bool stack_argument(Expr& e);
   // uprobe args->NAME from DWARF (semantic_uprobe_args.cpp): true when e was one, checked.
   bool uprobe_field(Expr& e);
-  const std::vector<dwarf::FunctionParam>* uprobe_params(const ProbeSpec& spec);
+  const std::vector<dwarf::FunctionParam>* uprobe_params(const ProbeSpec& spec, bool& mixed);
 
   // calls (semantic_calls.cpp): the registry's check hooks (engine/lang/functions.def),
   // each given a call whose `function` is resolved
@@ -162,6 +162,8 @@ class Checker {
   int loop_depth_ = 0;
   // Parameters read from DWARF, by "path\0function": read once for both passes.
   std::map<std::string, std::vector<dwarf::FunctionParam>> dwarf_params_;
+  // Every function's parameters (spellings only) by file, for wildcard uprobes' args.
+  std::map<std::string, std::map<std::string, std::vector<dwarf::FunctionParam>, std::less<>>> dwarf_all_params_;
 };
 
 }  // namespace rawprobe::lang
