@@ -65,7 +65,8 @@ const Params* Checker::uprobe_params(const ProbeSpec& spec, bool& mixed) {
   }
   const std::string& path = files->front().path;
   std::string func = spec.func;
-  if (lang::has_wildcard(spec.func)) {
+  // Every function's parameter names, read in one walk of the file's DWARF.
+  auto all_params = [&]() -> const std::map<std::string, Params, std::less<>>* {
     auto all = dwarf_all_params_.find(path);
     if (all == dwarf_all_params_.end()) {
       auto read = dwarf::all_function_params(path);
@@ -75,6 +76,11 @@ const Params* Checker::uprobe_params(const ProbeSpec& spec, bool& mixed) {
       }
       all = dwarf_all_params_.emplace(path, std::move(*read)).first;
     }
+    return &all->second;
+  };
+  if (lang::has_wildcard(spec.func)) {
+    const auto* all = all_params();
+    if (!all) return nullptr;
     auto names = matched_functions(path, spec);
     if (!names) {
       error(spec.span, diagnostic_message(names.error(), {spec.raw, spec.canonical()}));
@@ -82,8 +88,8 @@ const Params* Checker::uprobe_params(const ProbeSpec& spec, bool& mixed) {
     }
     if (names->empty()) return &kNoParams;  // attaching reports that nothing matched
     auto params_of = [&](const std::string& name) -> const Params& {
-      auto it = all->second.find(name);
-      return it == all->second.end() ? kNoParams : it->second;
+      auto it = all->find(name);
+      return it == all->end() ? kNoParams : it->second;
     };
     func = *names->begin();
     for (const std::string& name : *names) {
@@ -92,13 +98,21 @@ const Params* Checker::uprobe_params(const ProbeSpec& spec, bool& mixed) {
       mixed = true;
       break;
     }
-    if (!all->second.count(func)) return &kNoParams;
+    if (!all->count(func)) return &kNoParams;
   }
   std::string key = path + '\0' + func;
   auto it = dwarf_params_.find(key);
   if (it == dwarf_params_.end()) {
     auto params = dwarf::function_params(path, func, &c_types());
     if (!params) {
+      // Beside other attach points, a function the DWARF does not describe has no
+      // parameters, which differ from theirs (bpftrace 0.17's "mixed arguments"); alone,
+      // rawprobe says why args has nothing.
+      if (probe_->specs.size() > 1) {
+        const auto* all = all_params();
+        if (!all) return nullptr;  // reported
+        if (!all->count(func)) return &kNoParams;
+      }
       error(spec.span, diagnostic_message(params.error()));
       return nullptr;
     }

@@ -36,6 +36,7 @@ TEST_CASE("uprobe args->NAME over functions with other parameter names is refuse
       {{}, at + "other_*" + body},
       {{}, at + "pair_*," + at + "other_renamed" + body},
       {{}, at + "other_more," + at + "pair_first" + body},
+      {{}, at + "pair_first," + at + "_start" + body},
       {{}, at + "*" + body},
       {{}, at + "pair_* { printf(\"%d\\n\", args->nosuch_parameter); }"},
       {{}, at + "nothing_matches* { printf(\"%d\\n\", args->a); }"},
