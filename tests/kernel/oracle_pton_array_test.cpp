@@ -1,9 +1,12 @@
 // pton() as bpftrace 0.17 types it, against bpftrace itself: an array (unsigned int8[4] for
 // IPv4, [16] for IPv6) that is indexed, printed by print() and as a map key or value (text
-// and JSON), passed to ntop(), and compared with == and != (also C arrays read from memory);
+// and JSON), passed to ntop(), and compared with == and != (also C arrays read from memory
+// and a tracepoint's array fields);
 // with bpftrace's refusals of a bad index, a bad address and an array where an integer or
 // string belongs.
 #include <doctest/doctest.h>
+
+#include <fstream>
 
 #include "tests/kernel/oracle_compare.h"
 
@@ -82,4 +85,27 @@ TEST_CASE("oracle: comparisons bpftrace refuses on arrays get its messages") {
     size_t left = program.find("if (") + 3;
     CHECK(first_error(ours.err).rfind("1:" + std::to_string(left + 1) + ": ", 0) == 0);
   }
+}
+
+// A tracepoint's integer array field (sock:inet_sock_set_state's `__u8 saddr[4]`) is an array
+// too: compared with pton(), indexed, read by ntop(). A local TCP connection on a fixed port
+// makes the events; the predicate keeps that connection's.
+TEST_CASE("oracle: a tracepoint's array fields compare with pton() and index, as bpftrace 0.17") {
+  std::string client = "/tmp/rawprobe-pton-tcp.py";
+  std::ofstream(client) << "import socket, time\n"
+                           "time.sleep(1.5)\n"
+                           "l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+                           "l.bind(('127.0.0.1', 47321)); l.listen(1)\n"
+                           "c = socket.create_connection(('127.0.0.1', 47321)); s, _ = l.accept()\n"
+                           "c.close(); s.close(); l.close()\n";
+  std::string script =
+      "tracepoint:sock:inet_sock_set_state /args->family == 2 && (args->sport == 47321 || args->dport == 47321)/ {"
+      " if (args->saddr == pton(\"127.0.0.1\")) { @[ntop(args->daddr), ntop(args->saddr_v6)] = count(); }"
+      " $a = args->saddr; printf(\"%d %d %d %d\\n\", $a[0], args->daddr[3], args->saddr_v6 == pton(\"::1\"),"
+      " args->saddr != args->daddr); }";
+  check_against_bpftrace({{{"-c", "/usr/bin/python3 " + client}, script}});
+  // The connection's events were seen: from 127.0.0.1, so $a[0] printed 127.
+  RunResult ours = run_rawprobe({"-c", "/usr/bin/python3 " + client, "-e", script});
+  CHECK(!lines_starting(ours.out, "127 ").empty());
+  CHECK(ours.out.find("@[127.0.0.1, ::ffff:127.0.0.1]: ") != std::string::npos);
 }
