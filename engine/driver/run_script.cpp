@@ -125,6 +125,7 @@ size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points)
 void arm_watchpoint(std::vector<BlockAttachment>& attached, const runtime::Tracee* tracee, uint32_t watch_id,
                     uint64_t address) {
   for (BlockAttachment& a : attached) {
+    if (!a.handle) continue;  // released at the end of the run: its request came too late
     Result<bool> armed = a.handle->arm_watchpoint(watch_id, address);
     if (!armed) std::fprintf(stderr, "rawprobe: %s\n", armed.error().message().c_str());
     if (!armed || *armed) break;
