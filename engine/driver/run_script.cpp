@@ -119,18 +119,19 @@ size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points)
 }
 
 // watchpoint:FUNC+argN: the uprobe on FUNC stopped the process and sent argN's address. The
-// watchpoint is opened (once per address), then the process goes on. A watchpoint that cannot
+// watchpoint is opened (once per address), then the process goes on (asyncwatchpoint did not
+// stop it). A watchpoint that cannot
 // be opened (no debug register left, a misaligned address) is reported and the run goes on,
 // as in bpftrace.
 void arm_watchpoint(std::vector<BlockAttachment>& attached, const runtime::Tracee* tracee, uint32_t watch_id,
-                    uint64_t address) {
+                    uint64_t address, bool stopped) {
   for (BlockAttachment& a : attached) {
     if (!a.handle) continue;  // released at the end of the run: its request came too late
     Result<bool> armed = a.handle->arm_watchpoint(watch_id, address);
     if (!armed) std::fprintf(stderr, "rawprobe: %s\n", armed.error().message().c_str());
     if (!armed || *armed) break;
   }
-  if (tracee && ::kill(tracee->pid(), SIGCONT) != 0)
+  if (stopped && tracee && ::kill(tracee->pid(), SIGCONT) != 0)
     std::fprintf(stderr, "rawprobe: could not let pid %d go on (kill SIGCONT): %s\n", tracee->pid(),
                  std::strerror(errno));
 }
@@ -328,8 +329,8 @@ int run_script(Options& options) {
       attach_all(*loaded, *points, attach_options, settings.missing_probes);
   if (!attached) return fail(attached.error());
   const runtime::Tracee* traced = tracee ? &*tracee : nullptr;
-  dispatcher->on_watch = [&attached = *attached, traced](uint32_t id, uint64_t address) {
-    arm_watchpoint(attached, traced, id, address);
+  dispatcher->on_watch = [&attached = *attached, traced](uint32_t id, uint64_t address, bool stopped) {
+    arm_watchpoint(attached, traced, id, address, stopped);
   };
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,

@@ -87,9 +87,10 @@ struct AttachPoint {
   // watchpoint:FUNC+argN: the form's two points share watch_id (1, 2, ...): the uprobe on
   // FUNC (kind Uprobe, watch_arg N), whose program sends argN's value to user space, and the
   // watchpoint (kind Watchpoint, address 0), opened on that address when it comes
-  // (Attachment::arm_watchpoint)
+  // (Attachment::arm_watchpoint); asyncwatchpoint lets the process run on meanwhile
   uint32_t watch_id = 0;
   int watch_arg = -1;
+  bool watch_async = false;  // asyncwatchpoint: the uprobe does not stop the process
 
   // interval, profile, software, hardware: the perf_event_attr fields
   uint32_t perf_type = 0;    // PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE

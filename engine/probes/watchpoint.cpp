@@ -9,7 +9,9 @@
 // (bpf_send_signal(SIGSTOP)) and sends the address to user space; the driver opens the
 // breakpoint there (arm_watchpoint below), once per address, then sends SIGCONT, so not one
 // access after the call is missed. Which address comes is only known then: its alignment is
-// checked at that moment, the rest up front.
+// checked at that moment, the rest up front. asyncwatchpoint:FUNC+argN (aw) does the same without
+// stopping the process, as bpftrace's does: faster, but the accesses made before the breakpoint
+// is open are not seen.
 //
 // What the kernel would refuse is refused first, with the reason (kernel/events/hw_breakpoint.c,
 // arch/x86/kernel/hw_breakpoint.c): LEN is 1, 2, 4 or 8; ADDR is a multiple of LEN; an
@@ -125,13 +127,14 @@ class WatchOnEntry final : public Attachment {
       char at[32];
       std::snprintf(at, sizeof at, "0x%llx", static_cast<unsigned long long>(address));
       if (address % p.offset)
-        return make_error(p.name + ": arg" + std::to_string(p.watch_arg) + " of " + p.func + " is " + at +
-                              ", not a multiple of " + std::to_string(p.offset) + ": not watched",
+        return make_error("watchpoint on arg" + std::to_string(p.watch_arg) + " of " + p.func + ": " + at +
+                              " is not a multiple of " + std::to_string(p.offset) + ": not watched",
                           "", "debug registers watch aligned ranges; watch a length that divides the address");
       Result<sys::PerfAttachment> a = open_breakpoint(p, address, fds_[i], cookies_ ? i : 0);
       if (!a) {
         Error e = a.error();
-        e.what = p.name + ": watching " + at + ": " + e.what;
+        e.what = "watchpoint on arg" + std::to_string(p.watch_arg) + " of " + p.func + ": watching " + at + ": " +
+                 e.what;
         return e;
       }
       std::string text = describe_breakpoint(p, *a) + " at " + at;
@@ -156,6 +159,11 @@ class WatchOnEntry final : public Attachment {
   std::set<std::pair<uint32_t, uint64_t>> refused_;
 };
 
+// asyncwatchpoint/aw, as written (the registry gives it the watchpoint row).
+bool written_async(const lang::ProbeSpec& spec) {
+  return spec.raw.rfind("asyncwatchpoint:", 0) == 0 || spec.raw.rfind("aw:", 0) == 0;
+}
+
 // The two points of watchpoint:FUNC+argN: the uprobe on FUNC in the traced program (the -c
 // command, or /proc/PID/exe's target) and the watchpoint `wp` waiting for its address.
 Result<std::vector<AttachPoint>> on_function_entry(const lang::ProbeSpec& spec, const ExpandContext& ctx,
@@ -168,6 +176,10 @@ Result<std::vector<AttachPoint>> on_function_entry(const lang::ProbeSpec& spec, 
     if (n <= 0) return syscall_error("find the program of process " + std::to_string(ctx.pid), "readlink", errno, link);
     binary.assign(target, static_cast<size_t>(n));
   }
+  // The `probe` builtin says it as bpftrace 0.17 does: watchpoint:BINARY:FUNC:N:LEN:MODE, the
+  // binary as -c gave it.
+  wp.name = std::string(written_async(spec) ? "asyncwatchpoint:" : "watchpoint:") + binary + ":" + spec.func + ":" +
+            std::to_string(spec.offset) + ":" + std::to_string(spec.value) + ":" + spec.event;
   if (char* real = ::realpath(binary.c_str(), nullptr)) {  // -c ./prog: the uprobe wants it absolute
     binary = real;
     std::free(real);
@@ -191,6 +203,7 @@ Result<std::vector<AttachPoint>> on_function_entry(const lang::ProbeSpec& spec, 
     p.name = wp.name;
     p.watch_id = id;
     p.watch_arg = static_cast<int>(spec.offset);
+    p.watch_async = written_async(spec);
     out.push_back(std::move(p));
   }
   wp.watch_id = id;
@@ -235,7 +248,7 @@ class WatchpointProvider final : public Provider {
     char addr[32];
     std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(spec.address));
     std::string where = spec.has_address ? std::string(addr) : spec.func + "+arg" + std::to_string(spec.offset);
-    p.name = "watchpoint:" + where + ":" + std::to_string(spec.value) + ":" + spec.event;
+    p.name = std::string(written_async(spec) ? "asyncwatchpoint:" : "watchpoint:") + where + ":" + std::to_string(spec.value) + ":" + spec.event;
     p.arch = &arch::host();
     p.pid = ctx.pid;
     p.address = spec.address;
@@ -294,16 +307,19 @@ class WatchpointProvider final : public Provider {
     return explain_points(spec, options, out, [&](const AttachPoint& p, std::span<const AttachPoint>) -> Status {
       if (p.kind == ProbeKind::Uprobe) {
         std::fprintf(out,
-                     "attach: a uprobe on %s in %s (file offset 0x%llx), whose program reads arg%d, stops the "
-                     "process (bpf_send_signal(SIGSTOP)) and sends the address to rawprobe\n",
-                     p.func.c_str(), p.path.c_str(), static_cast<unsigned long long>(p.file_offset), p.watch_arg);
+                     "attach: a uprobe on %s in %s (file offset 0x%llx), whose program reads arg%d, %s and sends "
+                     "the address to rawprobe\n",
+                     p.func.c_str(), p.path.c_str(), static_cast<unsigned long long>(p.file_offset), p.watch_arg,
+                     p.watch_async ? "lets the process run on (asyncwatchpoint)"
+                                   : "stops the process (bpf_send_signal(SIGSTOP))");
         return {};
       }
       if (p.watch_id) {
         std::fprintf(out,
                      "then: perf_event_open(type PERF_TYPE_BREAKPOINT, bp_addr <that address>, bp_len %llu, bp_type "
-                     "%llu, sample_period 1) on pid %d, once per address, and SIGCONT to the process\n",
-                     static_cast<unsigned long long>(p.offset), static_cast<unsigned long long>(p.perf_config), p.pid);
+                     "%llu, sample_period 1) on pid %d, once per address%s\n",
+                     static_cast<unsigned long long>(p.offset), static_cast<unsigned long long>(p.perf_config), p.pid,
+                     p.name.rfind("async", 0) == 0 ? "" : ", and SIGCONT to the process");
         return {};
       }
       std::fprintf(out,

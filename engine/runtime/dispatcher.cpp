@@ -157,7 +157,7 @@ void EventDispatcher::on_new_pid(const uint8_t* record, size_t len) {
 }
 
 void EventDispatcher::on_watchpoint_attach(const uint8_t* record, size_t len) {
-  if (on_watch) on_watch(static_cast<uint32_t>(field(record, len, 1)), field(record, len, 2));
+  if (on_watch) on_watch(static_cast<uint32_t>(field(record, len, 1)), field(record, len, 2), field(record, len, 3) != 0);
 }
 
 // cat() and system(): their printf text names a file or is a command (command_events.h).
