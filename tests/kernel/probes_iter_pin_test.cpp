@@ -91,3 +91,24 @@ TEST_CASE("a pinned iterator refuses what needs rawprobe, and a taken or non-bpf
   CHECK(again.err.find("rm " + pin.path) != std::string::npos);
   CHECK(again.err.find("BPF_LINK_CREATE") == std::string::npos);
 }
+
+TEST_CASE("with no bpffs at /sys/fs/bpf, pinning mounts one there, says so, and the pin runs from it" *
+          doctest::test_suite("host-only")) {
+  // In a mount namespace of its own, where /sys/fs/bpf is unmounted first: the host's mounts
+  // are not touched, and the namespace's bpffs (and the pin in it) go when it ends. Host-only:
+  // it needs util-linux's unshare, which the guests lack.
+  Pin pin;
+  std::string script = "umount /sys/fs/bpf 2>/dev/null; " + shell_quote(rawprobe_path()) +
+                       " --trace-syscalls -e " +
+                       shell_quote("iter:task:" + pin.name + " /ctx->task->pid == " + std::to_string(getpid()) +
+                                   "/ { printf(\"%d\\n\", ctx->task->pid); }") +
+                       " && echo read: && cat " + pin.path;
+  RunResult r = run({"unshare", "-m", "--propagation", "private", "sh", "-c", script}, 60);
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("mount(\"bpf\", \"/sys/fs/bpf\", \"bpf\", MS_NOSUID|MS_NODEV|MS_NOEXEC, NULL) = 0") !=
+        std::string::npos);
+  CHECK(r.err.find("rawprobe: bpffs was not mounted; mounted it at /sys/fs/bpf") != std::string::npos);
+  CHECK(r.out.find("Program pinned to " + pin.path + "\n") != std::string::npos);
+  CHECK(r.out.substr(r.out.find("read:\n") + 6) == std::to_string(getpid()) + "\n");
+}
