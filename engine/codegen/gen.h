@@ -293,6 +293,12 @@ class ProgramGen {
   void simple_event(uint64_t id, std::initializer_list<uint64_t> fields);
   // The registry's generate hooks (engine/lang/functions.def).
   void printf_call(const lang::Expr& e);
+  // gen_watchpoint.cpp: the program of watchpoint:FUNC+argN's uprobe on FUNC
+  bool is_watchpoint_setup() const;
+  void watchpoint_setup();
+  // gen_seq_printf.cpp: printf in a pinned iterator, through bpf_seq_printf
+  bool in_pinned_iterator() const;
+  void seq_printf_call(const lang::Expr& e);
   void print_call(const lang::Expr& e);
   // gen_map_keys.cpp: delete(@m[k]) and delete(@m, k), 1 when an element went; has_key(@m, k)
   IntVal delete_int(const lang::Expr& e);

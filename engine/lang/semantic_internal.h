@@ -102,6 +102,11 @@ class Checker {
   void call(Expr& e, Use use);
   void call_generic(Expr& e);
   void call_printf(Expr& e);
+  // iter:NAME:PIN (semantic_pinned_iter.cpp): its program runs after rawprobe has ended, so
+  // only what the kernel can format itself (printf through bpf_seq_printf) reaches a reader.
+  bool in_pinned_iterator() const;
+  void pinned_iterator_call(const Expr& e);
+  void pinned_iterator_printf(const Expr& e, const std::vector<Type>& args);
   void call_print(Expr& e);
   void call_map_function(Expr& e);
   void call_aggregation(Expr& e);
