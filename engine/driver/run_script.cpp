@@ -370,7 +370,7 @@ int run_script(Options& options) {
   release_together(std::move(not_end), sys::tracing());
   // A process stopped by a watchpoint's uprobe whose request came after exit() (and is
   // ignored) must not stay stopped.
-  if (tracee && any_point(*points, waits_for_address)) ::kill(tracee->pid(), SIGCONT);
+  if (tracee && any_point(points, waits_for_address)) ::kill(tracee->pid(), SIGCONT);
   // What the probes produced until they were detached: printed, unless it came after an
   // exit(), which drops it as bpftrace does; only then may END's output be handled.
   if (Status s = runtime::drain_events(parts); !s) return fail(s.error());
