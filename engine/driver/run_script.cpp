@@ -59,6 +59,7 @@ int fail(const std::vector<lang::Diagnostic>& diagnostics) {
 struct BlockAttachment {
   bool is_end = false;
   std::unique_ptr<probes::Attachment> handle;
+  size_t program = 0;  // its place among the loaded programs
 };
 
 Status write_start_time(const codegen::CompiledScript& script, const runtime::ScriptMaps& maps) {
@@ -70,21 +71,33 @@ Status write_start_time(const codegen::CompiledScript& script, const runtime::Sc
   return sys::map_update(maps.fd(size_t(script.start_time_map)), &key, &ns);
 }
 
-Result<std::vector<BlockAttachment>> attach_all(
-    const std::vector<LoadedProgram>& programs,
-    const std::vector<std::vector<probes::AttachPoint>>& points,
-    const probes::AttachOptions& options, lang::MissingProbes missing) {
-  std::vector<BlockAttachment> handles;
+// bpftrace's order: BEGIN's programs are attached and BEGIN runs before any other probe is
+// attached, so nothing an event prints comes before what BEGIN prints (a tool's heading).
+// A block that serves BEGIN and other points (`BEGIN, tracepoint:x { }`) is one attachment,
+// so it goes with BEGIN's pass.
+enum class AttachPass { Begin, Rest };
+
+bool serves_kind(const std::vector<probes::AttachPoint>& served, probes::ProbeKind kind) {
+  return std::any_of(served.begin(), served.end(), [kind](const probes::AttachPoint& pt) { return pt.kind == kind; });
+}
+
+// Attaches the programs of one pass, adding them to `into`; attach_in_block_order() puts the
+// two passes' handles back in block order (iterators run in it).
+Status attach_pass(const std::vector<LoadedProgram>& programs,
+                   const std::vector<std::vector<probes::AttachPoint>>& points,
+                   const probes::AttachOptions& options, lang::MissingProbes missing, AttachPass pass,
+                   std::vector<BlockAttachment>& into) {
   // The kernel runs the programs of one event newest first (uprobe consumers, a tracepoint's
   // perf events), so blocks are attached last to first: blocks on the same event then run in
   // the order the script declares them, as bpftrace runs them.
-  for (auto it = programs.rbegin(); it != programs.rend(); ++it) {
-    const LoadedProgram& p = *it;
+  for (size_t index = programs.size(); index-- > 0;) {
+    const LoadedProgram& p = programs[index];
     const std::vector<probes::AttachPoint>& block = points[p.compiled->block];
     std::vector<probes::AttachPoint> served;
     for (size_t i : p.compiled->points)
       if (i < block.size()) served.push_back(block[i]);
     if (served.empty()) continue;
+    if (serves_kind(served, probes::ProbeKind::Begin) != (pass == AttachPass::Begin)) continue;
     int fd = p.fd.get();
     Result<std::unique_ptr<probes::Attachment>> a = probes::attach(served, {&fd, 1}, options);
     if (!a && missing != lang::MissingProbes::Error) {
@@ -97,12 +110,14 @@ Result<std::vector<BlockAttachment>> attach_all(
     // Kept until END has run when it serves END at all: a block such as `BEGIN,END { ... }` is
     // one attachment (its points' cookies are their places in it), and its BEGIN half, already
     // triggered, costs nothing while it waits.
-    bool serves_end = std::any_of(served.begin(), served.end(),
-                                  [](const probes::AttachPoint& pt) { return pt.kind == probes::ProbeKind::End; });
-    handles.push_back({serves_end, std::move(*a)});
+    into.push_back({serves_kind(served, probes::ProbeKind::End), std::move(*a), index});
   }
-  std::reverse(handles.begin(), handles.end());  // back to block order (iterators run in it)
-  return handles;
+  return {};
+}
+
+void attach_in_block_order(std::vector<BlockAttachment>& handles) {
+  std::stable_sort(handles.begin(), handles.end(),
+                   [](const BlockAttachment& a, const BlockAttachment& b) { return a.program < b.program; });
 }
 
 // A watchpoint waiting for its address (watchpoint:FUNC+argN) is not attached yet: its uprobe
@@ -336,22 +351,27 @@ int run_script(Options& options) {
     if (Status s = tracee->run_to_exec(maps_every_semaphore); !s) return fail(s.error());
   }
   probes::AttachOptions attach_options{options.attach_mode, ctx.pid};
-  Result<std::vector<BlockAttachment>> attached =
-      attach_all(*loaded, points, attach_options, settings.missing_probes);
-  if (!attached) return fail(attached.error());
+  // Filled in two passes around BEGIN (attach_pass); the handler below only runs once the
+  // event loop does, after both.
+  std::vector<BlockAttachment> attached;
   const runtime::Tracee* traced = tracee ? &*tracee : nullptr;
-  dispatcher->on_watch = [&attached = *attached, traced](uint32_t id, uint64_t address, bool stopped) {
+  dispatcher->on_watch = [&attached, traced](uint32_t id, uint64_t address, bool stopped) {
     arm_watchpoint(attached, traced, id, address, stopped);
   };
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,
                           *metrics_run ? (*metrics_run)->service() : nullptr};
+  if (Status s = attach_pass(*loaded, points, attach_options, settings.missing_probes, AttachPass::Begin, attached); !s)
+    return fail(s.error());
   probes::trigger_begin();
+  if (Status s = attach_pass(*loaded, points, attach_options, settings.missing_probes, AttachPass::Rest, attached); !s)
+    return fail(s.error());
+  attach_in_block_order(attached);
   if (tracee)
     if (Status s = tracee->release(); !s) return fail(s.error());
   // Iterators run to their end now; a script with one ends after it, as in bpftrace.
   size_t iterators = 0;
-  for (BlockAttachment& a : *attached) {
+  for (BlockAttachment& a : attached) {
     Result<size_t> ran = a.handle->run_iterators();
     if (!ran) return fail(ran.error());
     iterators += *ran;
@@ -365,7 +385,7 @@ int run_script(Options& options) {
 
   // Detach everything but END, so END's output is the last, then run END.
   std::vector<std::unique_ptr<probes::Attachment>*> not_end;
-  for (BlockAttachment& a : *attached)
+  for (BlockAttachment& a : attached)
     if (!a.is_end) not_end.push_back(&a.handle);
   release_together(std::move(not_end), sys::tracing());
   // A process stopped by a watchpoint's uprobe whose request came after exit() (and is
@@ -380,7 +400,7 @@ int run_script(Options& options) {
   out.exit_separator();
   Status printed = settings.print_maps_on_exit ? dispatcher->print_all_maps() : Status{};
   Status flushed = out.flush();
-  attached->clear();
+  attached.clear();
   Result<std::vector<std::string>> failed = runtime::failed_update_warnings(script, checked.info, *maps);
   if (!failed) return fail(failed.error());
   if (warnings_enabled())

@@ -65,3 +65,25 @@ TEST_CASE("two BEGIN blocks run in declaration order; an exit() in the second st
   REQUIRE_MESSAGE(ours.status == 0, ours.err);
   CHECK(marks_in(ours.out) == "b1 b2 ");
 }
+
+// BEGIN runs before any other probe is attached, as in bpftrace: a probe that fires all the
+// time (here, a writer that never stops) cannot print ahead of BEGIN's heading, nor fill the
+// event buffer before BEGIN has written to it.
+TEST_CASE("BEGIN prints before the first event of a probe that fires during attach" *
+          doctest::test_suite("host-only")) {
+  if (geteuid() != 0) {
+    MESSAGE("needs root to attach tracepoints");
+    return;
+  }
+  Process writer({"sh", "-c", "exec yes > /dev/null"});
+  const std::string script =
+      "BEGIN { printf(\"begin\\n\"); } tracepoint:syscalls:sys_enter_write /pid == " +
+      std::to_string(writer.pid()) + "/ { printf(\"event\\n\"); exit(); }";
+  for (int round = 0; round < 5; ++round) {
+    CAPTURE(round);
+    RunResult r = run_rawprobe({"-e", script});
+    CHECK(r.status == 0);
+    CHECK_MESSAGE(r.out.rfind("Attaching 2 probes...\nbegin\nevent\n", 0) == 0, r.out);
+  }
+  writer.signal(SIGKILL);
+}
