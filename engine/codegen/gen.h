@@ -230,6 +230,7 @@ class ProgramGen {
   IntVal base_address(const lang::Expr& base, bool& user);
   IntVal offset_by(IntVal base, int64_t offset);
   IntVal memory_int(const lang::Expr& e);            // an integer or pointer read from memory
+  IntVal string_byte_int(const lang::Expr& e);       // gen_strings.cpp: `s[i]` on a string
   void memory_into(const lang::Expr& e, uint32_t slot, Place dst);  // a struct, array or char[]
 
   // --- gen_usdt.cpp

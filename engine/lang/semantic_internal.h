@@ -74,6 +74,7 @@ class Checker {
   void cast_to_c(Expr& e);
   void deref(Expr& e);
   void index(Expr& e);
+  void string_index(Expr& e);  // semantic_strings.cpp: `s[i]`, a string's byte
   void record_field(Expr& e);
   void size_of(Expr& e);
   void offset_of(Expr& e);
