@@ -52,47 +52,58 @@ TEST_CASE("bpftrace v0.26.1's opensnoop.bt prints each open's fd or errno, and a
   std::string tool = v026_tool("opensnoop.bt");
   REQUIRE_MESSAGE(!tool.empty(), "shared/corpus/bpftrace-v0.26.1/tools is beside the source tree, in /work/shared, "
                                  "or named by RAWPROBE_CORPUS");
-  char dir_template[] = "/tmp/rawprobe_opensnoop_XXXXXX";
-  REQUIRE(::mkdtemp(dir_template));
-  std::string dir = dir_template;
   std::string name = "present-file";
-  std::string missing = dir + "/missing-file";
-  if (FILE* f = std::fopen((dir + "/" + name).c_str(), "w")) std::fclose(f);
+  // The tool prints a line in several printf calls, as bpftrace runs it too, so another
+  // process's open on another CPU can land inside one of the workload's lines. Such a run
+  // says nothing either way and is run again (at most three times).
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    char dir_template[] = "/tmp/rawprobe_opensnoop_XXXXXX";
+    REQUIRE(::mkdtemp(dir_template));
+    std::string dir = dir_template;
+    std::string missing = dir + "/missing-file";
+    if (FILE* f = std::fopen((dir + "/" + name).c_str(), "w")) std::fclose(f);
 
-  Process tracer({rawprobe_path(), tool});
-  bool attached = tracer.wait_for_output("Tracing open", 60);
-  CHECK_MESSAGE(attached, tracer.so_far().err);
-  std::string pid;
-  RunResult work;
-  if (attached) {
-    Process python({"/usr/bin/python3", "-c",
-                    "import os, sys\n"
-                    "os.chdir(sys.argv[1])\n"
-                    "print(os.open(sys.argv[2], os.O_RDONLY))\n"
-                    "try: os.open(sys.argv[3], os.O_RDONLY)\n"
-                    "except OSError as e: print(e.errno)\n",
-                    dir, name, missing});
-    pid = std::to_string(python.pid());
-    work = python.finish(60);
-    usleep(500 * 1000);
+    Process tracer({rawprobe_path(), tool});
+    bool attached = tracer.wait_for_output("Tracing open", 60);
+    CHECK_MESSAGE(attached, tracer.so_far().err);
+    std::string pid;
+    RunResult work;
+    if (attached) {
+      Process python({"/usr/bin/python3", "-c",
+                      "import os, sys\n"
+                      "os.chdir(sys.argv[1])\n"
+                      "print(os.open(sys.argv[2], os.O_RDONLY))\n"
+                      "try: os.open(sys.argv[3], os.O_RDONLY)\n"
+                      "except OSError as e: print(e.errno)\n",
+                      dir, name, missing});
+      pid = std::to_string(python.pid());
+      work = python.finish(60);
+      usleep(500 * 1000);
+    }
+    tracer.signal(SIGINT);
+    RunResult r = tracer.finish(30);
+    ::unlink((dir + "/" + name).c_str());
+    ::rmdir(dir.c_str());
+    REQUIRE(attached);
+    INFO("rawprobe:\n", r.out, r.err, "\nworkload:\n", work.out, work.err);
+    CHECK(r.status == 0);
+    std::istringstream said(work.out);
+    std::string fd, err;
+    said >> fd >> err;
+    REQUIRE(!err.empty());
+    auto rows = rows_of(r.out, pid);
+    bool split = std::any_of(rows.begin(), rows.end(), [](const auto& f) { return f.size() != 5; });
+    if (split && attempt < 3) {
+      MESSAGE("attempt " << attempt << ": another process's event landed inside a line of the workload's; again");
+      continue;
+    }
+    // PID COMM FD ERR PATH
+    std::vector<std::string> opened{pid, "python3", fd, "0", dir + "/" + name};
+    std::vector<std::string> refused{pid, "python3", "-1", err, missing};
+    CHECK(std::count(rows.begin(), rows.end(), opened) == 1);
+    CHECK(std::count(rows.begin(), rows.end(), refused) == 1);
+    break;
   }
-  tracer.signal(SIGINT);
-  RunResult r = tracer.finish(30);
-  ::unlink((dir + "/" + name).c_str());
-  ::rmdir(dir.c_str());
-  REQUIRE(attached);
-  INFO("rawprobe:\n", r.out, r.err, "\nworkload:\n", work.out, work.err);
-  CHECK(r.status == 0);
-  std::istringstream said(work.out);
-  std::string fd, err;
-  said >> fd >> err;
-  REQUIRE(!err.empty());
-  auto rows = rows_of(r.out, pid);
-  // PID COMM FD ERR PATH
-  std::vector<std::string> opened{pid, "python3", fd, "0", dir + "/" + name};
-  std::vector<std::string> refused{pid, "python3", "-1", err, missing};
-  CHECK(std::count(rows.begin(), rows.end(), opened) == 1);
-  CHECK(std::count(rows.begin(), rows.end(), refused) == 1);
 }
 
 TEST_SUITE_END();
