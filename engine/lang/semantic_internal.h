@@ -54,6 +54,7 @@ class Checker {
   void element_of_tuple(Expr& e);   // semantic_tuples.cpp: `$t.0`
   void incdec(Expr& e);
   void cast(Expr& e);
+  void cast_to_bool(Expr& e);  // semantic_bool.cpp: (bool)x
   void variable(Expr& e);
   void tuple(Expr& e);
 
