@@ -256,6 +256,18 @@ class ProgramGen {
   void debugf_call(const lang::Expr& e);
   void join_call(const lang::Expr& e);  // gen_join.cpp
   IntVal strcontains_int(const lang::Expr& e);  // gen_strcontains.cpp
+  IntVal strstr_int(const lang::Expr& e);       // gen_strcontains.cpp
+  // Jumps to found_at(i) where needle first occurs at haystack byte i; falls through if nowhere.
+  void string_search(const lang::Expr& hay, const lang::Expr& needle,
+                     const std::function<bpf::Label(uint32_t)>& found_at);
+  IntVal memcmp_int(const lang::Expr& e);       // gen_strings.cpp
+  IntVal len_int(const lang::Expr& e);          // gen_len.cpp
+  bpf::Label count_callback_;                   // gen_len.cpp: emitted after the program once used
+  bool count_callback_used_ = false;
+  void count_callback();
+  IntVal usermode_int(const lang::Expr& e);     // gen_usermode.cpp
+  void assert_call(const lang::Expr& e);        // gen_asserts.cpp
+  void no_code(const lang::Expr& e);            // gen_asserts.cpp: static_assert, done when checked
   void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);

@@ -136,6 +136,15 @@ class Checker {
   void call_type_test(Expr& e);   // is_integer, is_str, ...
   void call_unavailable(Expr& e); // dw_ustack, skboutput: the reason they cannot be
   void call_probetype(Expr& e);
+  // semantic_strings.cpp: strstr, strcap, memcmp
+  void call_strstr(Expr& e);
+  void call_strcap(Expr& e);
+  void call_memcmp(Expr& e);
+  void call_len(Expr& e);        // semantic_len.cpp
+  void call_usermode(Expr& e);   // semantic_usermode.cpp
+  // semantic_asserts.cpp
+  void call_assert(Expr& e);
+  void call_static_assert(Expr& e);
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
   void call_buf(Expr& e);

@@ -67,3 +67,42 @@ TEST_CASE("a literal index past the string's capacity is an error; a non-integer
                     std::string::npos,
                 r.errors);
 }
+
+TEST_CASE("strstr and memcmp are int64; strcap is the capacity, known when checked") {
+  FrontEndResult r = check("BEGIN { print(strstr(comm, \"a\")); }");
+  CHECK(printed(r).type == Type::integer(8, true));
+  r = check("BEGIN { print(memcmp(comm, \"abc\", 2)); }");
+  CHECK(printed(r).type == Type::integer(8, true));
+  // A string literal's capacity is its text and the NUL.
+  const std::string text = "hello";
+  r = check("BEGIN { print(strcap(\"hello\")); }");
+  REQUIRE(printed(r).kind == ExprKind::Integer);
+  CHECK(printed(r).int_value == text.size() + 1);
+  r = check("BEGIN { print(strcap(comm)); }");
+  CHECK(printed(r).int_value == 16);  // TASK_COMM_LEN
+}
+
+TEST_CASE("the string functions refuse what they cannot take, saying what to do") {
+  FrontEndResult r = check("BEGIN { print(strstr(1, \"a\")); }");
+  CHECK(r.errors.find("strstr() only supports string arguments (integer provided)") != std::string::npos);
+  r = check("struct S { int x; }; BEGIN { print(strcap((struct S *)curtask)); }");
+  CHECK_MESSAGE(r.errors.find(": read the string first, strcap(str(p))") != std::string::npos, r.errors);
+  r = check("BEGIN { print(memcmp(comm, \"ab\", 4)); }");
+  CHECK_MESSAGE(r.errors.find("t.bt:1:34: error: memcmp() of 4 bytes, but string[16] and string[3] hold only 3 in "
+                              "common: compare at most that many") != std::string::npos,
+                r.errors);
+  r = check("BEGIN { print(memcmp(comm, 5, 1)); }");
+  CHECK(r.errors.find("memcmp() compares strings or arrays; its right side is int64") != std::string::npos);
+  r = check("BEGIN { @m[1] = 1; print(len(@m[1])); }");
+  CHECK(r.errors.find("len() counts a whole map: write len(@m), without a key") != std::string::npos);
+  r = check("BEGIN { print(len(comm)); }");
+  CHECK(r.errors.find("give it a map, not a string[16] (strlen() is a string's length)") != std::string::npos);
+  r = check("BEGIN { print(len(ustack)); }");
+  CHECK(r.errors.find("len() of a stack (its depth) is not supported by rawprobe yet") != std::string::npos);
+  r = check("BEGIN { static_assert(pid > 0, \"x\"); }");
+  CHECK(r.errors.find("t.bt:1:23: error: static_assert()'s condition must be known") != std::string::npos);
+  r = check("BEGIN { static_assert(sizeof(comm) == 15, \"comm is 16\"); }");
+  CHECK(r.errors.find("t.bt:1:9: error: static assertion failed: comm is 16") != std::string::npos);
+  CHECK(check("BEGIN { static_assert(sizeof(comm) == 16 && 2 * 3 > 5, \"fine\"); }").ok);
+  CHECK(printed(check("BEGIN { print(usermode); }")).type == Type::integer(1, false));
+}
