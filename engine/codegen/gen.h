@@ -261,6 +261,7 @@ class ProgramGen {
   void string_search(const lang::Expr& hay, const lang::Expr& needle,
                      const std::function<bpf::Label(uint32_t)>& found_at);
   IntVal memcmp_int(const lang::Expr& e);       // gen_strings.cpp
+  IntVal strlen_int(const lang::Expr& e);       // gen_strings.cpp
   IntVal len_int(const lang::Expr& e);          // gen_len.cpp
   bpf::Label count_callback_;                   // gen_len.cpp: emitted after the program once used
   bool count_callback_used_ = false;

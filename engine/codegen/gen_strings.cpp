@@ -1,4 +1,5 @@
-// A string's bytes, bpftrace 0.26 on: `s[i]` and memcmp() (engine/lang/semantic_strings.cpp checks it).
+// A string's bytes, bpftrace 0.26 on: `s[i]`, memcmp() and strlen() (checked in
+// engine/lang/semantic_strings.cpp).
 // The string is put on the stack (a variable already is) and its byte read from there:
 //   literal i:   r1 = *(u8 *)(r10 - 64 + i)
 //   runtime i:   r1 = 0; if r2 >= N goto done; r1 = r10; r1 += -64; r1 += r2; r1 = *(u8 *)(r1 +0)
@@ -70,6 +71,29 @@ IntVal ProgramGen::memcmp_int(const Expr& e) {
   b_.alu(bpf::Op::Sub, r, bpf::R2);
   b_.bind(done);
   release(c);
+  set(t, r);
+  return IntVal::in_temp(t);
+}
+
+}  // namespace rawprobe::codegen
+
+namespace rawprobe::codegen {
+
+// strlen(s) (bpftrace 0.26, uint64): the bytes before the first NUL, at most the capacity N:
+//   r3 = 0; r1 = s[0]; if r1 == 0 goto done; r3 = 1; r1 = s[1]; ... r3 = N; done:
+IntVal ProgramGen::strlen_int(const Expr& e) {
+  const Expr& text = *e.operands[0];
+  Place at = materialize(text);
+  Temp t = regs_.take();
+  Reg r = target_reg(t, bpf::R3);
+  bpf::Label done = b_.new_label("strlen_end");
+  for (uint32_t i = 0; i < text.type.size; ++i) {
+    b_.mov(r, static_cast<int32_t>(i));
+    b_.load(bpf::Size::B, bpf::R1, bpf::R10, static_cast<int16_t>(at.off + static_cast<int32_t>(i)));
+    b_.jump(bpf::Cond::Eq, bpf::R1, 0, done);
+  }
+  b_.mov(r, static_cast<int32_t>(text.type.size));
+  b_.bind(done);
   set(t, r);
   return IntVal::in_temp(t);
 }

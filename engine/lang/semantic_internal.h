@@ -138,6 +138,7 @@ class Checker {
   void call_probetype(Expr& e);
   // semantic_strings.cpp: strstr, strcap, memcmp
   void call_strstr(Expr& e);
+  void call_strcontains(Expr& e);
   void call_strcap(Expr& e);
   void call_memcmp(Expr& e);
   void call_len(Expr& e);        // semantic_len.cpp

@@ -52,7 +52,7 @@ void Checker::call_has_key(Expr& e) {
   MapInfo* info = map_for(m, false);
   if (first_use) info->first_use = e.span;
   m.type = info->value;
-  e.type = Type::integer(8, false);
+  e.type = Type::boolean();  // docs/stdlib.md: `boolean has_key(map m, mapkey k)`
 }
 
 // @m[a, b] where @m's key is the tuple (a, b), or @m[t] for a tuple t where @m has the keys

@@ -46,6 +46,12 @@ void Checker::call_strstr(Expr& e) {
   if (e.type.kind != TypeKind::None) e.type = Type::integer(8, true);
 }
 
+// strcontains(haystack, needle): a bool in 0.26.1's docs/stdlib.md (0.17 printed 1 or 0).
+void Checker::call_strcontains(Expr& e) {
+  call_generic(e);
+  if (e.type.kind != TypeKind::None) e.type = Type::boolean();
+}
+
 // strcap(s): a string's capacity, its NUL included (strings.bt: sizeof(exp)), known when the
 // script is checked; for an int8 array, its length. A pointer has no capacity but its strlen,
 // which needs the string read: str() it first.

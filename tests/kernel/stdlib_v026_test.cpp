@@ -292,6 +292,21 @@ TEST_CASE("strstr is where std::string::find finds the needle in the strings the
   CHECK(checked == int(pairs.size()) + 1);
 }
 
+TEST_CASE("strlen counts the bytes before the NUL, as std::string::size does for the strings printed back") {
+  const std::vector<std::string> texts = {"", "a", "hello world", "exactly-sixteen!"};
+  std::string script = "BEGIN { ";
+  for (const std::string& t : texts)
+    script += "$s = \"" + t + "\"; printf(\"%s|%d|%d|x\\n\", $s, strlen($s), strcontains($s, \"o\")); ";
+  script += "printf(\"%s|%d|%d|x\\n\", comm, strlen(comm), strcontains(comm, \"o\")); exit(); }";
+  int checked = 0;
+  for (const std::vector<std::string>& f : printed_records(script, 4)) {
+    CHECK_MESSAGE(f[1] == std::to_string(f[0].size()), f[0]);
+    CHECK_MESSAGE(f[2] == std::to_string(f[0].find('o') != std::string::npos), f[0]);
+    ++checked;
+  }
+  CHECK(checked == int(texts.size()) + 1);
+}
+
 TEST_CASE("memcmp has memcmp(3)'s sign, and is the first unequal bytes' difference") {
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"abcdef", "abcxef"}, {"abcxef", "abcdef"}, {"same", "same"}, {"zz", "za"}, {"Abc", "abc"}};

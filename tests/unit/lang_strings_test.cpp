@@ -73,6 +73,12 @@ TEST_CASE("strstr and memcmp are int64; strcap is the capacity, known when check
   CHECK(printed(r).type == Type::integer(8, true));
   r = check("BEGIN { print(memcmp(comm, \"abc\", 2)); }");
   CHECK(printed(r).type == Type::integer(8, true));
+  r = check("BEGIN { print(strlen(comm)); }");
+  CHECK(printed(r).type == Type::integer(8, false));  // docs/stdlib.md: uint64 strlen(string exp)
+  r = check("BEGIN { print(strcontains(comm, \"a\")); }");
+  CHECK(printed(r).type == Type::boolean());
+  r = check("BEGIN { @m[1] = 1; print(has_key(@m, 1)); }");
+  CHECK(printed(r).type == Type::boolean());
   // A string literal's capacity is its text and the NUL.
   const std::string text = "hello";
   r = check("BEGIN { print(strcap(\"hello\")); }");
