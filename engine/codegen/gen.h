@@ -263,6 +263,7 @@ class ProgramGen {
   IntVal memcmp_int(const lang::Expr& e);       // gen_strings.cpp
   IntVal strlen_int(const lang::Expr& e);       // gen_strings.cpp
   IntVal len_int(const lang::Expr& e);          // gen_len.cpp
+  IntVal stack_depth_int(const lang::Expr& stack);  // gen_len.cpp: len(ustack), len(kstack)
   bpf::Label count_callback_;                   // gen_len.cpp: emitted after the program once used
   bool count_callback_used_ = false;
   void count_callback();

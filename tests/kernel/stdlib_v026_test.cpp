@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -361,6 +362,36 @@ TEST_CASE("len(@m) is the number of elements the map prints") {
     CHECK(printed == n - 1);
     CHECK(lines.at(1) == "len " + std::to_string(printed) + " " + std::to_string(counts));
   }
+}
+
+TEST_CASE("len(kstack) and len(ustack) are the frames print() shows of the same stack") {
+  // At the exit_group of a child: both stacks are taken at the same place, once for len()
+  // (bpf_get_stack) and once for print() (bpf_get_stackid).
+  RunResult r = run_rawprobe({"-c", "/bin/true", "-e",
+                              "tracepoint:syscalls:sys_enter_exit_group /pid == cpid/ { printf(\"%d %d %d\\n\", len(kstack), "
+                              "len(ustack), len(kstack(2))); print(kstack); print(ustack); exit(); }"});
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> lines = lines_starting(r.out, "");
+  // The numbers, then the kstack's frames, a blank line, the ustack's frames (each frame
+  // indented by 8 spaces).
+  auto numbers = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return !l.empty() && std::isdigit(l[0]); });
+  REQUIRE(numbers != lines.end());
+  std::vector<int> frames;
+  bool in_stack = false;
+  for (auto it = numbers + 1; it != lines.end(); ++it) {
+    bool frame = it->starts_with("        ");
+    if (frame && !in_stack) frames.push_back(0);
+    if (frame) ++frames.back();
+    in_stack = frame;
+  }
+  REQUIRE(frames.size() == 2);
+  std::istringstream said(*numbers);
+  int kernel = -1, user = -1, limited = -1;
+  said >> kernel >> user >> limited;
+  CHECK(kernel == frames[0]);
+  CHECK(user == frames[1]);
+  CHECK(limited == std::min(2, frames[0]));
 }
 
 TEST_CASE("assert prints base.bt's message and ends the run with status 1; a true one does nothing") {

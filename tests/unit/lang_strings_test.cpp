@@ -103,8 +103,10 @@ TEST_CASE("the string functions refuse what they cannot take, saying what to do"
   CHECK(r.errors.find("len() counts a whole map: write len(@m), without a key") != std::string::npos);
   r = check("BEGIN { print(len(comm)); }");
   CHECK(r.errors.find("give it a map, not a string[16] (strlen() is a string's length)") != std::string::npos);
-  r = check("BEGIN { print(len(ustack)); }");
-  CHECK(r.errors.find("len() of a stack (its depth) is not supported by rawprobe yet") != std::string::npos);
+  CHECK(check("BEGIN { print(len(ustack)); print(len(kstack(3))); }").ok);
+  CHECK(check("BEGIN { @s = kstack; print(len(@s)); }").ok);  // a map, of one element
+  r = check("BEGIN { $s = kstack; print(len($s)); }");
+  CHECK(r.errors.find("len() counts a stack's frames where it is taken: write len(kstack)") != std::string::npos);
   r = check("BEGIN { static_assert(pid > 0, \"x\"); }");
   CHECK(r.errors.find("t.bt:1:23: error: static_assert()'s condition must be known") != std::string::npos);
   r = check("BEGIN { static_assert(sizeof(comm) == 15, \"comm is 16\"); }");
