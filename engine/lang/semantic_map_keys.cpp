@@ -37,7 +37,7 @@ void Checker::call_delete(Expr& e) {
     }
   }
   call_map_function(e);
-  e.type = Type::integer(8, false);  // 1 when an element was removed
+  e.type = Type::boolean();  // true when an element was removed (docs/stdlib.md: bool delete)
 }
 
 void Checker::call_has_key(Expr& e) {

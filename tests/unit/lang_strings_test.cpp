@@ -79,6 +79,8 @@ TEST_CASE("strstr and memcmp are int64; strcap is the capacity, known when check
   CHECK(printed(r).type == Type::boolean());
   r = check("BEGIN { @m[1] = 1; print(has_key(@m, 1)); }");
   CHECK(printed(r).type == Type::boolean());
+  r = check("BEGIN { @m[1] = 1; print(delete(@m, 1)); }");
+  CHECK(printed(r).type == Type::boolean());
   // A string literal's capacity is its text and the NUL.
   const std::string text = "hello";
   r = check("BEGIN { print(strcap(\"hello\")); }");
