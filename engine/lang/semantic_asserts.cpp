@@ -4,9 +4,12 @@
 //     as exit(1) does. The call keeps that printf and exit as operands 2 and 3 for codegen.
 //   static_assert: cond must be known when the script is checked (a literal, sizeof, is_str,
 //     ...); false stops the script with the message, as a compile error.
+//   assert_str: x must be string-like, checked when the script is: a string, or an array of
+//     or pointer to a 1-byte integer (src/stdlib/strings.bt's rule and words).
 #include <optional>
 
 #include "engine/base/type_names.h"
+#include "engine/ctypes/ctype.h"
 #include "engine/lang/semantic_internal.h"
 
 namespace rawprobe::lang {
@@ -107,6 +110,21 @@ void Checker::call_static_assert(Expr& e) {
     return error(cond.span, "static_assert()'s condition must be known when the script is checked (literals, "
                             "sizeof, offsetof, strcap(), is_str(), ...); use assert() for one known only when it runs");
   if (*value == 0) error(e.span, "static assertion failed: " + msg.str);
+}
+
+void Checker::call_assert_str(Expr& e) {
+  if (!arg_count(e)) return;
+  Expr& x = *e.operands[0];
+  check(x, Use::Value);
+  const Type& t = x.type;
+  if (t.kind == TypeKind::None || t.is_string()) return;
+  if (t.kind != TypeKind::Array && !t.is_pointer())
+    return error(x.span, "string-like values must be either strings, arrays or pointers (" + type_name(t) + " given)");
+  ctypes::CTypeRef elem = ctypes::strip_typedefs(ctypes::strip_typedefs(t.ctype)->target);
+  bool char_like = elem && elem->kind == ctypes::CKind::Int && ctypes::size_of(elem) == 1;
+  if (!char_like)
+    error(x.span, std::string(t.is_pointer() ? "string-like pointers must point to" : "string-like arrays must contain") +
+                      " a char-like type (" + type_name(t) + " given)");
 }
 
 }  // namespace rawprobe::lang

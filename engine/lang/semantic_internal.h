@@ -146,6 +146,7 @@ class Checker {
   // semantic_asserts.cpp
   void call_assert(Expr& e);
   void call_static_assert(Expr& e);
+  void call_assert_str(Expr& e);
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
   void call_buf(Expr& e);

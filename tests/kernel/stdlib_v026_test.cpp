@@ -411,6 +411,9 @@ TEST_CASE("static_assert stops the script with its message; its condition must b
   CHECK(r.status == 1);
   CHECK(r.err.find("-e:1:52: error: static assertion failed: math") != std::string::npos);
   CHECK(r.err.find("failed: comm") == std::string::npos);  // the true one says nothing
+  r = run_rawprobe({"-e", "BEGIN { assert_str(comm); assert_str(pid); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("-e:1:38: error: string-like values must be either strings, arrays or pointers") != std::string::npos);
   r = run_rawprobe({"-e", "BEGIN { static_assert(pid == 1, \"pid\"); }"});
   CHECK(r.status == 1);
   CHECK(r.err.find("static_assert()'s condition must be known when the script is checked") != std::string::npos);

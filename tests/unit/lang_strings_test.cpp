@@ -116,3 +116,17 @@ TEST_CASE("the string functions refuse what they cannot take, saying what to do"
   CHECK(check("BEGIN { static_assert(sizeof(comm) == 16 && 2 * 3 > 5, \"fine\"); }").ok);
   CHECK(printed(check("BEGIN { print(usermode); }")).type == Type::integer(1, false));
 }
+
+TEST_CASE("assert_str accepts what is string-like, by strings.bt's rule, and says why it refuses the rest") {
+  CHECK(check("BEGIN { assert_str(comm); assert_str(\"x\"); assert_str((int8 *)curtask); }").ok);
+  CHECK(check("struct S { char name[8]; int n[2]; }; BEGIN { $s = (struct S *)curtask; assert_str($s->name); }").ok);
+  FrontEndResult r = check("BEGIN { assert_str(1); }");
+  CHECK(r.errors.find("t.bt:1:20: error: string-like values must be either strings, arrays or pointers (int64 given)") !=
+        std::string::npos);
+  r = check("BEGIN { assert_str((int32 *)curtask); }");
+  CHECK(r.errors.find("string-like pointers must point to a char-like type (int32 * given)") != std::string::npos);
+  r = check("struct S { char name[8]; int n[2]; }; BEGIN { $s = (struct S *)curtask; assert_str($s->n); }");
+  CHECK_MESSAGE(r.errors.find("string-like arrays must contain a char-like type (int[2] given)") != std::string::npos,
+                r.errors);
+}
+
