@@ -489,7 +489,7 @@ class Parser {
     if (accept(Tok::Colon)) {
       Token type = expect(Tok::Ident, "as the variable's type (e.g. let $x: uint32 = 1;)");
       declared = cast_target(type.text);
-      if (!declared) fail(type.span, "unknown type '" + type.text + "' for " + var.text + ": use one of uint8 .. uint64, int8 .. int64");
+      if (!declared) fail(type.span, "unknown type '" + type.text + "' for " + var.text + ": use one of uint8 .. uint64, int8 .. int64, bool");
     }
     ExprPtr value;
     Span op_span = var.span;

@@ -145,7 +145,8 @@ TEST_CASE("let declares a variable, with or without a value or a type") {
   REQUIRE(r.ok);
   CHECK(r.program.ast.probes[0].body[0]->expr->type.size == 2);
   r = check("BEGIN { let $x: float = 7; }");
-  CHECK(r.errors.find("unknown type 'float' for $x") != std::string::npos);
+  CHECK(r.errors.find("unknown type 'float' for $x: use one of uint8 .. uint64, int8 .. int64, bool") !=
+        std::string::npos);
 }
 
 TEST_CASE("if and while take a condition without parentheses") {
