@@ -264,9 +264,7 @@ class ProgramGen {
   IntVal strlen_int(const lang::Expr& e);       // gen_strings.cpp
   IntVal len_int(const lang::Expr& e);          // gen_len.cpp
   IntVal stack_depth_int(const lang::Expr& stack);  // gen_len.cpp: len(ustack), len(kstack)
-  bpf::Label count_callback_;                   // gen_len.cpp: emitted after the program once used
-  bool count_callback_used_ = false;
-  void count_callback();
+  void count_callback();  // gen_len.cpp: len(@m)'s callback, after the program, once used
   IntVal usermode_int(const lang::Expr& e);     // gen_usermode.cpp
   void assert_call(const lang::Expr& e);        // gen_asserts.cpp
   void no_code(const lang::Expr& e);            // gen_asserts.cpp: static_assert, done when checked
@@ -339,6 +337,8 @@ class ProgramGen {
   };
   std::vector<Loop> loops_;
   std::vector<LoopCallback> callbacks_;  // for loops whose bodies are still to generate
+  bpf::Label count_callback_;            // len(@m)'s bpf_for_each_map_elem callback
+  bool count_callback_used_ = false;
   std::optional<Error> error_;
 };
 
