@@ -95,11 +95,12 @@ UNIT_LIBS_arch   := arch engine/base
 UNIT_LIBS_bpfasm := bpfasm engine/base
 UNIT_LIBS_elf    := elf arch engine/base
 UNIT_LIBS_sys    := engine/sys bpfasm arch engine/base
-# lang reads the probe-type registry (engine/probes), whose providers parse the specs.
-UNIT_LIBS_lang   := engine/lang engine/dwarf engine/probes engine/btf engine/ctypes engine/output engine/sys elf arch bpfasm engine/base
-UNIT_LIBS_output := engine/output engine/base
+# lang reads the probe-type registry (engine/probes), whose providers parse the specs, and
+# symbols (kaddr, uaddr); its tests compare the text the driver renders diagnostics into.
+UNIT_LIBS_lang   := engine/lang engine/driver engine/dwarf engine/probes engine/symbols engine/btf engine/ctypes engine/output engine/sys elf arch bpfasm engine/base
+UNIT_LIBS_output := engine/output engine/ctypes arch engine/base
 UNIT_LIBS_ctypes := engine/ctypes arch engine/base
-UNIT_LIBS_probes := engine/probes engine/lang engine/dwarf engine/btf engine/ctypes engine/output engine/sys elf arch bpfasm engine/base
+UNIT_LIBS_probes := engine/probes engine/lang engine/dwarf engine/symbols engine/btf engine/ctypes engine/output engine/sys elf arch bpfasm engine/base
 UNIT_LIBS_btf    := engine/btf engine/ctypes engine/sys bpfasm arch engine/base
 unit-%: $(BUILD)/obj/tests/unit/main.o
 	@$(MAKE) --no-print-directory $(BUILD)/unit-$*

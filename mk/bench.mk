@@ -1,4 +1,4 @@
-# `make bench` (issue 7): rawprobe and bpftrace side by side on the same workloads; the table
+# `make bench`: rawprobe and bpftrace side by side on the same workloads; the table
 # is printed and written to $(BUILD)/bench.md. Needs root. It never fails because a tracer
 # did: what rawprobe cannot run yet is said in its cells. Knobs (environment):
 #   BENCH_RUNS (default 5) BENCH_WARMUP (1) BENCH_ROWS (all; e.g. startup,listing)
@@ -17,7 +17,7 @@ bench-samples: $(BENCH_SAMPLES)
 
 # The tracer and the seed's samples are built if they can be: a half-written tree must still
 # give a table (its cells then say what is missing), so those builds may fail here.
-# The listing row's large library (and issue 3's ELF benchmark) is OpenJDK 17's libjvm.so.
+# The listing row's large library (and the ELF layer's benchmark) is OpenJDK 17's libjvm.so.
 BENCH_JDK_PACKAGE := openjdk-17-jre-headless
 bench-packages:
 	@tests/install-packages test

@@ -1,4 +1,4 @@
-# ELF-layer samples (issue 3): real binaries for the elf/ unit tests, built from
+# ELF-layer samples: real binaries for the elf/ unit tests, built from
 # samples/usdt_*.c and samples/cxx_*.cpp into $(BUILD)/samples/elf/:
 #   usdt_args_O0       gcc -O0: USDT arguments in frame memory (-4@-20(%rbp))
 #   usdt_args_O2       gcc -O2 PIE: registers, rip-relative globals, base+index*scale

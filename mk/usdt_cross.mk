@@ -1,4 +1,4 @@
-# USDT notes from real compilers of the architectures mk/elf.mk does not build (issue 3):
+# USDT notes from real compilers of the architectures mk/elf.mk does not build:
 # samples/usdt_args.c cross-compiled for riscv64, s390x (big-endian), ppc64le, mips64el (n64)
 # and i386 into $(BUILD)/samples/elf/usdt_args_<arch>_<variant>, parsed on this host by
 # tests/unit/elf_usdt_cross_test.cpp against readelf -n and llvm-mc:

@@ -1,4 +1,4 @@
-# VM harness (issue 6): boots Debian's stock kernels under qemu (TCG) with our own initramfs and
+# VM harness: boots Debian's stock kernels under qemu (TCG) with our own initramfs and
 # runs tests/vm/guest.d/*.sh inside each. tests/vm/run is the entry point (suite "vm");
 # tests/vm/README.md says how to add a guest test.
 #

@@ -104,39 +104,32 @@ uint32_t ScriptState::events_map() {
   return static_cast<uint32_t>(out_.events_map);
 }
 
-uint32_t ScriptState::start_time_map() {
-  if (out_.start_time_map < 0) {
-    out_.start_time_map = static_cast<int>(out_.maps.size());
-    out_.maps.push_back(MapDef{".start", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
+uint32_t ScriptState::internal_map(int& index, const MapDef& def) {
+  if (index < 0) {
+    index = static_cast<int>(out_.maps.size());
+    out_.maps.push_back(def);
   }
-  return static_cast<uint32_t>(out_.start_time_map);
+  return static_cast<uint32_t>(index);
+}
+
+uint32_t ScriptState::start_time_map() {
+  return internal_map(out_.start_time_map, MapDef{".start", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
 }
 
 uint32_t ScriptState::lost_events_map() {
-  if (out_.lost_events_map < 0) {
-    out_.lost_events_map = static_cast<int>(out_.maps.size());
-    out_.maps.push_back(MapDef{".lost", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
-  }
-  return static_cast<uint32_t>(out_.lost_events_map);
+  return internal_map(out_.lost_events_map, MapDef{".lost", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
 }
 
 uint32_t ScriptState::failed_updates_map() {
-  if (out_.failed_updates_map < 0) {
-    out_.failed_updates_map = static_cast<int>(out_.maps.size());
-    uint32_t counters = static_cast<uint32_t>(std::max<size_t>(program_.info.maps.size(), 1));
-    out_.maps.push_back(MapDef{".mapfail", BPF_MAP_TYPE_ARRAY, 4, 8 * counters, 1, 0, -1});
-  }
-  return static_cast<uint32_t>(out_.failed_updates_map);
+  uint32_t counters = static_cast<uint32_t>(std::max<size_t>(program_.info.maps.size(), 1));
+  return internal_map(out_.failed_updates_map, MapDef{".mapfail", BPF_MAP_TYPE_ARRAY, 4, 8 * counters, 1, 0, -1});
 }
 
 uint32_t ScriptState::scratch_map(uint32_t size) {
-  if (out_.scratch_map < 0) {
-    out_.scratch_map = static_cast<int>(out_.maps.size());
-    out_.maps.push_back(MapDef{".scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0, -1});
-  }
-  MapDef& def = out_.maps[out_.scratch_map];
+  uint32_t index = internal_map(out_.scratch_map, MapDef{".scratch", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, 0, -1});
+  MapDef& def = out_.maps[index];
   def.value_size = std::max(def.value_size, (size + 7) / 8 * 8);
-  return static_cast<uint32_t>(out_.scratch_map);
+  return index;
 }
 
 uint32_t ScriptState::zero_map(uint32_t size) {

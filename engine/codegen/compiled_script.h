@@ -24,6 +24,8 @@
 //                            was taken (ustack, usym): user space reads its mappings now,
 //                            while it lives. `.pids` (pids_map), an LRU hash of the pids
 //                            announced, keeps this to once per process.
+//   kAsyncHelperError        -k/-kk: { u64 id; u64 site; s64 ret }: the helper call
+//                            CompiledScript::helper_errors[site] failed with ret
 // `map` above is the index into ProgramInfo::maps (user maps), never a kernel fd.
 // Every field is a u64 in native byte order; records are C structs (engine/base/layout.h).
 //
@@ -126,6 +128,13 @@ struct PointName {
   std::string func;   // "foo" (AttachPoint::func)
 };
 
+// A helper call that -k or -kk checks (gen_helper_errors.cpp): what the warning names.
+struct HelperErrorSite {
+  std::string helper;   // bpftrace's name for it: "map_delete_elem"
+  std::string where;    // "script.bt:1:20-33": the call's first line, its columns [begin, end)
+  std::string context;  // the source line, then '~' under the call, each ending in '\n'
+};
+
 struct CompiledScript {
   std::vector<MapDef> maps;
   std::vector<CompiledProgram> programs;
@@ -140,6 +149,7 @@ struct CompiledScript {
   std::vector<StackMapDef> stack_maps;
   int stack_lost_map = -1;          // index into maps, or -1 when no program takes a stack
   int pids_map = -1;                // index into maps, or -1 when no program takes user addresses
+  std::vector<HelperErrorSite> helper_errors;  // kAsyncHelperError's site indexes this
 };
 
 // A map or program name the kernel accepts (BPF_OBJ_NAME_LEN 16, [A-Za-z0-9_.]): "@start"
@@ -169,6 +179,8 @@ struct CompileOptions {
   // `jiffies`, bpf_send_signal for signal()), asked only when a program calls it; unset: yes.
   std::function<bool(bpf::Helper)> has_helper;
   int64_t child_pid = 0;              // -c CMD: the child's pid, the value of `cpid`
+  // -k: 1, -kk: 2; 0 checks no helper's result (gen_helper_errors.cpp says which each checks).
+  uint32_t helper_checks = 0;
   std::string source_name;            // for annotations: "script.bt" or "-e"
   // The script's text: annotations quote its lines and errors point into it. May be null
   // (annotations then give only line numbers).

@@ -19,6 +19,7 @@
 //   gen_calls.cpp     calls through the function registry; printf, time, print, clear,
 //                     zero, exit, str
 //   gen_stacks.cpp    kstack, ustack, ksym, usym, kaddr, uaddr
+//   gen_helper_errors.cpp  -k, -kk: helper results checked, failures sent to user space
 //
 // Integers live in 64-bit registers, already extended by their type (signed: sign-extended,
 // unsigned: zero-extended), so a 64-bit operation is always right.
@@ -100,8 +101,14 @@ class ScriptState {
   uint32_t stack_map(StackMode mode, uint16_t limit);
   uint32_t stack_lost_map();
   uint32_t pids_map();
+  // gen_helper_errors.cpp: the index in CompiledScript::helper_errors of a call to h at span.
+  uint64_t helper_error_site(bpf::Helper h, lang::Span span);
 
  private:
+  // The internal map whose index is kept in `index` (-1: not made yet), made from `def` on
+  // first use.
+  uint32_t internal_map(int& index, const MapDef& def);
+
   const lang::CheckedProgram& program_;
   const CompileOptions& options_;
   CompiledScript& out_;
@@ -201,14 +208,15 @@ class ProgramGen {
   Place map_key(const lang::Expr& map);
   void key_address(bpf::Reg dst, Place key);
   void lookup(const lang::Expr& map, Place key);          // r0 = value pointer or null
-  IntVal map_read_int(const lang::Expr& map);
+  IntVal map_read_int(const lang::Expr& map, lang::Span span);  // span: where -kk points
   void map_read_into(const lang::Expr& map, uint32_t size, Place dst);
-  void map_write(const lang::Expr& map, const lang::Expr& value);
-  void map_write_int(const lang::Expr& map, Place key, const IntVal& v);
-  void map_update(const lang::Expr& map, Place key, Place value);
+  void map_write(const lang::Expr& map, const lang::Expr& value, lang::Span span);
+  // `span`: the value written or the aggregation, where -k points when the update fails.
+  void map_write_int(const lang::Expr& map, Place key, const IntVal& v, lang::Span span);
+  void map_update(const lang::Expr& map, Place key, Place value, lang::Span span);
   void count_failed_update(const lang::Expr& map);  // after map_update_elem: r0 < 0 is counted
   void aggregate(const lang::Expr& map, const lang::Expr& call);
-  void map_delete(const lang::Expr& map);
+  void map_delete(const lang::Expr& map, lang::Span span);
 
   // --- gen_builtins.cpp
   IntVal builtin_int(const lang::Expr& e);
@@ -309,7 +317,8 @@ class ProgramGen {
   void output_event(Place record, uint32_t size, bool count_loss = true, int32_t ringbuf_flags = 0);
   void str_into(const lang::Expr& e, uint32_t slot, Place dst);
   Place scratch_record(uint32_t size, bpf::Label skip);  // a record in the scratch array
-  void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user);
+  // `span`: the expression read, where -kk points when the read fails.
+  void read_memory(Place dst, uint32_t size, bpf::Reg addr, bool user, lang::Span span);
 
   // --- gen_stacks.cpp
   void stack_into(const lang::Expr& e, uint32_t slot, Place dst);
@@ -319,6 +328,11 @@ class ProgramGen {
   // Tells user space about the current process the first time one of its user addresses
   // is taken (kAsyncNewPid); `tgid_slot` holds its id.
   void announce_process(int32_t tgid_slot);
+
+  // --- gen_helper_errors.cpp
+  // Right after a call of helper h: with -k or -kk, when the call failed, tells user space
+  // (kAsyncHelperError) that the call at `span` did. r0 is kept.
+  void check_helper(bpf::Helper h, lang::Span span);
 
   ScriptState& script_;
   const lang::ProbeBlock& block_;

@@ -50,6 +50,7 @@ void ProgramGen::buf_into(const Expr& e, uint32_t slot, Place dst) {
     place_address(bpf::R1, dst.at(1));
     bool user = is_user_probe() && script_.options().probe_read_user;
     b_.call(user ? Helper::probe_read_user : Helper::probe_read);
+    check_helper(user ? Helper::probe_read_user : Helper::probe_read, e.span);
     release(ptr);
   }
   store_int(len, 1, dst);

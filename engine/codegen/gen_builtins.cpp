@@ -127,6 +127,7 @@ void ProgramGen::builtin_into(const Expr& e, Place dst) {
     place_address(bpf::R1, dst);
     b_.mov(bpf::R2, 16);  // TASK_COMM_LEN
     b_.call(Helper::get_current_comm);
+    check_helper(Helper::get_current_comm, e.span);
     return;
   }
   IntVal v = builtin_int(e);
@@ -188,7 +189,7 @@ IntVal ProgramGen::stack_word(lang::Span span, int64_t offset) {
   b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
   b_.load(size_for(sp->size), bpf::R3, ctx(), static_cast<int16_t>(sp->offset));
   b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(offset));
-  read_memory(buf, word, bpf::R3, is_user_probe());
+  read_memory(buf, word, bpf::R3, is_user_probe(), span);
   Temp tmp = regs_.take();
   Reg r = target_reg(tmp, bpf::R1);
   b_.load(size_for(word), r, bpf::R10, static_cast<int16_t>(buf.off));
@@ -220,7 +221,7 @@ void ProgramGen::field_into(const Expr& e, uint32_t slot, Place dst) {
   uint32_t n = std::min(slot, e.type.size);
   b_.mov(bpf::R3, ctx());
   b_.alu(bpf::Op::Add, bpf::R3, static_cast<int32_t>(field_offset_at(*target_.points.front(), e.name, e.field_offset)));
-  read_memory(dst, n, bpf::R3, false);
+  read_memory(dst, n, bpf::R3, false, e.span);
   if (slot > n) zero(dst.at(static_cast<int32_t>(n)), slot - n);
 }
 

@@ -7,10 +7,11 @@
 //                      bpf_perf_event_output(ctx, events, BPF_F_CURRENT_CPU, rec, size)
 //   exit([code])       { kAsyncExit[, code] }, then the program returns
 //   time(f) clear(@m) zero(@m) print(@m, top, div) print(v)   their records, same path
-//   str(p[, n])        zero the slot, then bpf_probe_read_user_str (user probes) or
-//                      bpf_probe_read_str (kernel and tracepoint probes: on x86_64 it reads a
-//                      user pointer such as sys_enter_openat's filename as well as a kernel
-//                      one); the size is min(n + 1, slot), as bpftrace 0.17 computes it
+//   str(p[, n])        zero the slot, then bpf_probe_read_user_str (user probes, uptr(p)),
+//                      bpf_probe_read_kernel_str (kptr(p)) or bpf_probe_read_str (kernel and
+//                      tracepoint probes: on x86_64 it reads a user pointer such as
+//                      sys_enter_openat's filename as well as a kernel one); the size is
+//                      min(n + 1, slot), as bpftrace 0.17 computes it
 #include <type_traits>
 
 #include "engine/codegen/gen.h"
@@ -99,12 +100,15 @@ void ProgramGen::map_event_call(const Expr& e) {
   simple_event(id, {static_cast<uint64_t>(e.operands[0]->map_id)});
 }
 
-void ProgramGen::read_memory(Place dst, uint32_t size, Reg addr, bool user) {
+void ProgramGen::read_memory(Place dst, uint32_t size, Reg addr, bool user, lang::Span span) {
   if (addr != bpf::R3) b_.mov(bpf::R3, addr);
   place_address(bpf::R1, dst);
   b_.mov(bpf::R2, static_cast<int32_t>(size));
-  if (!script_.options().probe_read_user) b_.call(Helper::probe_read);
-  else b_.call(user ? Helper::probe_read_user : Helper::probe_read_kernel);
+  Helper h = !script_.options().probe_read_user ? Helper::probe_read
+             : user                             ? Helper::probe_read_user
+                                                : Helper::probe_read_kernel;
+  b_.call(h);
+  check_helper(h, span);
 }
 
 void ProgramGen::str_into(const Expr& e, uint32_t slot, Place dst) {
@@ -139,10 +143,15 @@ void ProgramGen::str_into(const Expr& e, uint32_t slot, Place dst) {
     b_.mov(bpf::R2, static_cast<int32_t>(size));
   }
   place_address(bpf::R1, dst);
-  Helper h = !script_.options().probe_read_user ? Helper::probe_read_str
-             : is_user_probe()                  ? Helper::probe_read_user_str
-                                                : Helper::probe_read_str;
+  // str(uptr(p)) and str(kptr(p)) read the address space they name, as bpftrace 0.17's do.
+  bool uptr = src.kind == ExprKind::Call && src.function == lang::FunctionId::Uptr;
+  bool kptr = src.kind == ExprKind::Call && src.function == lang::FunctionId::Kptr;
+  Helper h = !script_.options().probe_read_user  ? Helper::probe_read_str
+             : uptr || (!kptr && is_user_probe()) ? Helper::probe_read_user_str
+             : kptr                               ? Helper::probe_read_kernel_str
+                                                  : Helper::probe_read_str;
   b_.call(h);
+  check_helper(h, e.span);
   release(ptr);
   release(len);
 }

@@ -30,6 +30,7 @@ void ProgramGen::signal_call(const Expr& e) {
     release(v);
   }
   b_.call(Helper::send_signal);
+  check_helper(Helper::send_signal, e.span);
 }
 
 void ProgramGen::override_call(const Expr& e) {
@@ -39,6 +40,7 @@ void ProgramGen::override_call(const Expr& e) {
   release(v);
   if (Reg c = ctx(); c != bpf::R1) b_.mov(bpf::R1, c);
   b_.call(Helper::override_return);
+  check_helper(Helper::override_return, e.span);
 }
 
 }  // namespace rawprobe::codegen

@@ -144,7 +144,7 @@ IntVal ProgramGen::gen_int(const Expr& e) {
     case ExprKind::Integer: return IntVal::constant(static_cast<int64_t>(e.int_value));
     case ExprKind::Builtin: return builtin_int(e);
     case ExprKind::Variable: return variable_int(e);
-    case ExprKind::Map: return map_read_int(e);
+    case ExprKind::Map: return map_read_int(e, e.span);
     case ExprKind::Unary: return unary(e);
     case ExprKind::Binary: return binary(e);
     case ExprKind::Ternary: return ternary_int(e);
@@ -297,7 +297,7 @@ IntVal ProgramGen::ternary_int(const Expr& e) {
 IntVal ProgramGen::incdec(const Expr& e) {
   const Expr& target = *e.operands[0];
   int32_t step = e.op == Op::Inc ? 1 : -1;
-  IntVal old = target.kind == ExprKind::Variable ? variable_int(target) : map_read_int(target);
+  IntVal old = target.kind == ExprKind::Variable ? variable_int(target) : map_read_int(target, e.span);
   Temp t = own(old);
   Reg r = acquire(t, bpf::R1);
   // r2 = the new value; the result is the old one (postfix) or the new one (prefix).
@@ -310,7 +310,7 @@ IntVal ProgramGen::incdec(const Expr& e) {
   } else {
     IntVal updated = to_temp(bpf::R2);
     Place key = map_key(target);
-    map_write_int(target, key, updated);
+    map_write_int(target, key, updated, e.span);
     release(updated);
   }
   return old;

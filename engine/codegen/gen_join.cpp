@@ -32,11 +32,14 @@ void ProgramGen::join_call(const Expr& e) {
     place_address(bpf::R1, pointer);
     b_.mov(bpf::R2, 8);
     b_.call(user ? Helper::probe_read_user : Helper::probe_read);
+    check_helper(user ? Helper::probe_read_user : Helper::probe_read, e.span);
     // args[i] = the string at pointer
     b_.load(Size::DW, bpf::R3, bpf::R10, static_cast<int16_t>(pointer.off));
     place_address(bpf::R1, rec.at(static_cast<int32_t>(kEventHeaderSize + i * lang::kJoinArgBytes)));
     b_.mov(bpf::R2, static_cast<int32_t>(lang::kJoinArgBytes));
     b_.call(user ? Helper::probe_read_user_str : Helper::probe_read_str);
+    // With -kk the NULL past argv's end is a failed read too, as in bpftrace 0.17.
+    check_helper(user ? Helper::probe_read_user_str : Helper::probe_read_str, e.span);
   }
   output_event(rec, size);
   b_.bind(skip);

@@ -27,7 +27,7 @@ void r0_test_zero(bpf::Builder& b, bpf::Cond cond) {
 
 IntVal ProgramGen::delete_int(const Expr& e) {
   const Expr& map = *e.operands[0];
-  map_delete(map);
+  map_delete(map, e.span);
   if (script_.layout(map.map_id).single_entry) return IntVal::constant(1);
   r0_test_zero(b_, bpf::Cond::Eq);
   return IntVal::r0();

@@ -51,9 +51,10 @@ void ProgramGen::lookup(const Expr& map, Place key) {
 }
 
 // r0 = p ? *p : 0 (on the null path r0 already is 0, and the verifier knows it).
-IntVal ProgramGen::map_read_int(const Expr& map) {
+IntVal ProgramGen::map_read_int(const Expr& map, lang::Span span) {
   Place key = map_key(map);
   lookup(map, key);
+  check_helper(bpf::Helper::map_lookup_elem, span);
   bpf::Label missing = b_.new_label("missing");
   b_.jump(bpf::Cond::Eq, bpf::R0, 0, missing);
   b_.load(Size::DW, bpf::R0, bpf::R0, 0);
@@ -64,6 +65,7 @@ IntVal ProgramGen::map_read_int(const Expr& map) {
 void ProgramGen::map_read_into(const Expr& map, uint32_t size, Place dst) {
   Place key = map_key(map);
   lookup(map, key);
+  check_helper(bpf::Helper::map_lookup_elem, map.span);
   bpf::Label missing = b_.new_label("missing"), done = b_.new_label("read");
   b_.jump(bpf::Cond::Eq, bpf::R0, 0, missing);
   copy(dst, bpf::R0, 0, size);
@@ -73,18 +75,20 @@ void ProgramGen::map_read_into(const Expr& map, uint32_t size, Place dst) {
   b_.bind(done);
 }
 
-void ProgramGen::map_update(const Expr& map, Place key, Place value) {
+void ProgramGen::map_update(const Expr& map, Place key, Place value, lang::Span span) {
   b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
   key_address(bpf::R2, key);
   place_address(bpf::R3, value);
   b_.mov(bpf::R4, 0);  // BPF_ANY
   b_.call(bpf::Helper::map_update_elem);
+  check_helper(bpf::Helper::map_update_elem, span);
   count_failed_update(map);
 }
 
 void ProgramGen::count_failed_update(const Expr& map) {
   // A hash map holding max_entries keys refuses a new one (E2BIG); bpftrace 0.17 says so only
-  // with -k, one line per failure. Count it, so the runtime can warn once at exit. Without a
+  // with -k, one line per failure (as rawprobe -k does too: gen_helper_errors.cpp). Count it,
+  // so the runtime can warn once at exit, -k or not. Without a
   // branch: a branch on r0 would be one more state for the verifier to explore per update,
   // and a loop of 5000 count() inserts then exceeds its 8192 pending jumps ("The sequence of
   // 8193 jumps is too complex"). So add r0 >> 63 (1 on an error, else 0), atomically, since
@@ -95,35 +99,36 @@ void ProgramGen::count_failed_update(const Expr& map) {
   b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R1, 0, bpf::R0);
 }
 
-void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v) {
+void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v, lang::Span span) {
   Place value{frame_.alloc(8), {}};
   store_int(v, 8, value);
-  map_update(map, key, value);
+  map_update(map, key, value, span);
 }
 
-void ProgramGen::map_write(const Expr& map, const Expr& value) {
+void ProgramGen::map_write(const Expr& map, const Expr& value, lang::Span span) {
   const Type& type = script_.info().maps[map.map_id].value;
   if (type.kind == TypeKind::Integer || type.kind == TypeKind::Probe || type.kind == TypeKind::Func ||
       type.kind == TypeKind::KSym) {
     IntVal v = gen_int(value);
     pin(v);
     Place key = map_key(map);
-    map_write_int(map, key, v);
+    map_write_int(map, key, v, span);
     release(v);
     return;
   }
   Place slot{frame_.alloc(script_.layout(map.map_id).slot_size), {}};
   write(value, type, slot);
   Place key = map_key(map);
-  map_update(map, key, slot);
+  map_update(map, key, slot, span);
 }
 
-void ProgramGen::map_delete(const Expr& map) {
+void ProgramGen::map_delete(const Expr& map, lang::Span span) {
   if (script_.layout(map.map_id).single_entry) return simple_event(kAsyncZeroMap, {static_cast<uint64_t>(map.map_id)});
   Place key = map_key(map);
   b_.load_map_fd(bpf::R1, bpf::MapHandle{script_.user_map(map.map_id)});
   key_address(bpf::R2, key);
   b_.call(bpf::Helper::map_delete_elem);
+  check_helper(bpf::Helper::map_delete_elem, span);
 }
 
 namespace {
@@ -200,6 +205,8 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   Place key = map_key(map);
   lookup(map, key);
   bpf::Label found = b_.new_label("found"), done = b_.new_label("aggregated");
+  // A missing key is how an aggregation's first value begins, but -kk reports it, as bpftrace's.
+  if (!script_.layout(map.map_id).single_entry) check_helper(bpf::Helper::map_lookup_elem, call.span);
   if (script_.layout(map.map_id).single_entry) {
     // An array's one entry always exists; the verifier still asks for the null check.
     b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);
@@ -209,7 +216,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       // Missing: insert v as this CPU's value (the others start at zero).
       Place value{frame_.alloc(8), {}};
       store_int(v, 8, value);
-      map_update(map, key, value);
+      map_update(map, key, value, call.span);
       b_.jump(done);
     } else {
       // Missing: insert zeros, then update in place like an existing entry.
@@ -218,6 +225,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       b_.load_map_value(bpf::R3, bpf::MapHandle{script_.zero_map(script_.layout(map.map_id).slot_size)}, 0);
       b_.mov(bpf::R4, 0);
       b_.call(bpf::Helper::map_update_elem);
+      check_helper(bpf::Helper::map_update_elem, call.span);
       count_failed_update(map);
       lookup(map, key);
       b_.jump(bpf::Cond::Eq, bpf::R0, 0, done);

@@ -28,6 +28,12 @@ uint32_t read_width(uint32_t bytes) {
   return 8;
 }
 
+// Where -kk points when the read fails: at a dereference's '*', as bpftrace 0.17 does; at the
+// whole `p->f` or `p[i]`.
+lang::Span read_span(const Expr& e) {
+  return e.kind == ExprKind::Deref ? lang::Span{e.span.begin, e.span.begin + 1} : e.span;
+}
+
 }  // namespace
 
 bool ProgramGen::reads_memory(const Expr& e) {
@@ -99,7 +105,7 @@ IntVal ProgramGen::memory_int(const Expr& e) {
   Place buf{frame_.alloc(8), {}};
   b_.store_imm(bpf::Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
   Reg ra = use(addr, bpf::R3);
-  read_memory(buf, bytes, ra, user);
+  read_memory(buf, bytes, ra, user, read_span(e));
   release(addr);
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
@@ -124,7 +130,7 @@ void ProgramGen::memory_into(const Expr& e, uint32_t slot, Place dst) {
   IntVal addr = address_of(e, user);
   uint32_t n = std::min(slot, e.type.size);
   Reg ra = use(addr, bpf::R3);
-  read_memory(dst, n, ra, user);
+  read_memory(dst, n, ra, user, read_span(e));
   release(addr);
   if (slot > n) zero(dst.at(static_cast<int32_t>(n)), slot - n);
 }

@@ -231,17 +231,17 @@ void ProgramGen::assign(const Stmt& s) {
   const Expr& value = *s.expr;
   if (target.kind == ExprKind::Map) {
     if (s.op != lang::Op::None) {
-      IntVal cur = map_read_int(target);
+      IntVal cur = map_read_int(target, target.span);
       pin(cur);
       IntVal rhs = gen_int(value);
       IntVal result = apply(s.op, cur, rhs, target.type.is_signed && value.type.is_signed);
       Place key = map_key(target);
-      map_write_int(target, key, result);
+      map_write_int(target, key, result, lang::Span::join(target.span, value.span));
       release(result);
     } else if (value.kind == ExprKind::Call && generate_hooks(value.function).aggregate) {
       (this->*generate_hooks(value.function).aggregate)(target, value);
     } else {
-      map_write(target, value);
+      map_write(target, value, s.op_span);  // bpftrace 0.17 points -k at the '='
     }
     return;
   }

@@ -44,19 +44,11 @@ uint32_t ScriptState::stack_map(StackMode mode, uint16_t limit) {
 }
 
 uint32_t ScriptState::stack_lost_map() {
-  if (out_.stack_lost_map < 0) {
-    out_.stack_lost_map = static_cast<int>(out_.maps.size());
-    out_.maps.push_back(MapDef{".stacklost", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
-  }
-  return static_cast<uint32_t>(out_.stack_lost_map);
+  return internal_map(out_.stack_lost_map, MapDef{".stacklost", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0, -1});
 }
 
 uint32_t ScriptState::pids_map() {
-  if (out_.pids_map < 0) {
-    out_.pids_map = static_cast<int>(out_.maps.size());
-    out_.maps.push_back(MapDef{".pids", BPF_MAP_TYPE_LRU_HASH, 4, 4, kAnnouncedPids, 0, -1});
-  }
-  return static_cast<uint32_t>(out_.pids_map);
+  return internal_map(out_.pids_map, MapDef{".pids", BPF_MAP_TYPE_LRU_HASH, 4, 4, kAnnouncedPids, 0, -1});
 }
 
 void ProgramGen::stack_into(const Expr& e, uint32_t, Place dst) {
@@ -66,6 +58,7 @@ void ProgramGen::stack_into(const Expr& e, uint32_t, Place dst) {
   b_.load_map_fd(bpf::R2, bpf::MapHandle{map});
   b_.mov(bpf::R3, user ? static_cast<int32_t>(BPF_F_USER_STACK) : 0);
   b_.call(Helper::get_stackid);
+  check_helper(Helper::get_stackid, e.span);
   store_int(IntVal::r0(), 8, dst);
   bpf::Label lost = b_.new_label("stack_lost"), stored = b_.new_label("stack_stored");
   b_.jump(bpf::Cond::Eq, bpf::R0, -EEXIST, lost);

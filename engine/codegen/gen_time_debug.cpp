@@ -53,6 +53,7 @@ void ProgramGen::debugf_call(const Expr& e) {
   place_address(bpf::R1, text);
   b_.mov(bpf::R2, static_cast<int32_t>(size));
   b_.call(bpf::Helper::trace_printk);
+  check_helper(bpf::Helper::trace_printk, e.span);
 }
 
 }  // namespace rawprobe::codegen

@@ -160,7 +160,7 @@ void ProgramGen::usdt_arg_into(const probes::AttachPoint& point, uint32_t index,
   }
   Place buf{frame_.alloc(8), {}};
   b_.store_imm(Size::DW, bpf::R10, static_cast<int16_t>(buf.off), 0);
-  read_memory(buf, spec.size, bpf::R3, probes::probe_type(point.kind).context.user_space);
+  read_memory(buf, spec.size, bpf::R3, probes::probe_type(point.kind).context.user_space, span);
   out = target_reg(dst, bpf::R1);
   b_.load(size_for(spec.size), out, bpf::R10, static_cast<int16_t>(buf.off));
   extend(out, spec.size, spec.is_signed);

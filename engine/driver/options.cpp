@@ -89,6 +89,11 @@ struct Parser {
         opt.buffering = value;
         return {};
       case 'q': opt.quiet = true; return {};
+      case 'k':
+        if (++opt.helper_checks > 2)  // bpftrace 0.17 prints its usage here
+          return usage_error("USAGE: -k may be given at most twice",
+                             "-k checks the helpers that fail rarely, -kk also the probe reads and map lookups");
+        return {};
       case 'v': opt.verbose = true; return {};
       case 'l': list = true; return {};
       case 'd': return add_dump(DumpKind::Bpf);
@@ -333,6 +338,9 @@ std::string usage_text() {
          "  -B MODE              output buffering, none, line or full (accepted as bpftrace's;\n"
          "                       rawprobe writes each batch of events whole as it reads it)\n"
          "  --no-warnings        print no WARNING: lines\n"
+         "  -k                   warn when a BPF helper fails while running (map update and\n"
+         "                       delete, stacks, signal, ...), pointing at the call\n"
+         "  -kk                  also warn when a probe read fails or a map lookup misses\n"
          "  --usdt-file-activation\n"
          "                       set USDT semaphores in every process that maps the file\n"
          "                       (what rawprobe does wherever the kernel counts them, 4.20+)\n"         "  -f FORMAT            output format: text, json (bpftrace's NDJSON records), folded\n"

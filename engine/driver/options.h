@@ -62,6 +62,9 @@ struct Options {
   // and accepted so scripts written for bpftrace run unchanged.
   std::string buffering = "line";
   bool no_warnings = false;           // --no-warnings: no "WARNING: ..." lines
+  // -k: 1, -kk: 2. How many helper calls the programs check for an error and report as
+  // warnings while running (codegen/gen_helper_errors.cpp says which).
+  uint32_t helper_checks = 0;
   // --usdt-file-activation: bpftrace's way to set USDT semaphores in every process that maps
   // the file. rawprobe does that already wherever the kernel counts them (ref_ctr_offset,
   // 4.20); without it, semaphores are set only in the -p/-c process, and the flag says so.

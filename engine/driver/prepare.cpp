@@ -2,7 +2,6 @@
 
 #include <linux/bpf.h>
 
-#include <cstdio>
 
 #include "bpfasm/subprograms.h"
 #include "engine/btf/func_btf.h"
@@ -15,36 +14,28 @@
 
 namespace rawprobe::driver {
 
-// A rendered diagnostic ("file:1:2: error: ...") as a warning: config variable
-// missing_probes=warn reports a probe that is not here and goes on without it.
-std::string as_warning(std::string text) {
-  size_t at = text.find(": error: ");
-  if (at != std::string::npos) text.replace(at, 9, ": warning: ");
-  return text;
-}
-
-Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
-    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx,
-    lang::MissingProbes missing) {
-  std::vector<std::vector<probes::AttachPoint>> blocks;
-  lang::Diagnostics diags;
+ExpandedBlocks expand_blocks(const lang::SourceFile& src, const lang::Program& program,
+                             const probes::ExpandContext& ctx, lang::MissingProbes missing) {
+  ExpandedBlocks out;
   for (const lang::ProbeBlock& block : program.probes) {
-    std::vector<probes::AttachPoint>& points = blocks.emplace_back();
+    std::vector<probes::AttachPoint>& points = out.points.emplace_back();
     for (const lang::ProbeSpec& spec : block.specs) {
       Result<std::vector<probes::AttachPoint>> found = probes::expand(spec, ctx);
       if (!found) {
         // The caret already shows the spec.
         std::string message = lang::diagnostic_message(found.error(), {spec.raw, spec.canonical()});
-        if (missing == lang::MissingProbes::Error) diags.error(spec.span, message);
+        if (missing == lang::MissingProbes::Error) {
+          out.diagnostics.push_back(lang::diagnostic_at(src, spec.span, message));
+          out.ok = false;
+        }
         if (missing == lang::MissingProbes::Warn)
-          std::fputs(as_warning(lang::render_diagnostic(src, {spec.span, message})).c_str(), stderr);
+          out.diagnostics.push_back(lang::diagnostic_at(src, spec.span, message, lang::Severity::Warning));
         continue;
       }
       for (probes::AttachPoint& p : *found) points.push_back(std::move(p));
     }
   }
-  if (diags.has_errors()) return make_error(diags.render(src));
-  return blocks;
+  return out;
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "bpfasm/program.h"
 #include "engine/base/result.h"
 #include "engine/codegen/compiled_script.h"
+#include "engine/lang/diagnostics.h"
 #include "engine/lang/program_info.h"
 #include "engine/lang/settings.h"
 #include "engine/lang/source.h"
@@ -18,15 +19,17 @@
 
 namespace rawprobe::driver {
 
-// On failure the Error's message is the complete text to print (diagnostic rendered). With
-// `missing` (config variable missing_probes) warn or ignore, a spec that does not expand is
-// left out, with a warning or silently.
-Result<std::vector<std::vector<probes::AttachPoint>>> expand_blocks(
-    const lang::SourceFile& src, const lang::Program& program, const probes::ExpandContext& ctx,
-    lang::MissingProbes missing = lang::MissingProbes::Error);
+struct ExpandedBlocks {
+  bool ok = true;
+  std::vector<std::vector<probes::AttachPoint>> points;  // per block, in spec order
+  // A spec that does not expand, at its place in the script: an error, or with `missing`
+  // (config variable missing_probes) warn a warning, the spec being left out.
+  std::vector<lang::Diagnostic> diagnostics;
+};
 
-// A rendered diagnostic turned into the same text as a warning.
-std::string as_warning(std::string text);
+ExpandedBlocks expand_blocks(const lang::SourceFile& src, const lang::Program& program,
+                             const probes::ExpandContext& ctx,
+                             lang::MissingProbes missing = lang::MissingProbes::Error);
 
 struct LoadedProgram {
   const codegen::CompiledProgram* compiled = nullptr;

@@ -48,10 +48,8 @@ constexpr uint32_t kRingBufferBytes = 256u << 10;
 
 int fail(const Error& err) { return exit_status(err); }
 
-// A report that is already complete text (rendered diagnostics, verifier report).
-int fail_text(const std::string& text) {
-  std::fputs(text.c_str(), stderr);
-  if (!text.empty() && text.back() != '\n') std::fputc('\n', stderr);
+int fail(const std::vector<lang::Diagnostic>& diagnostics) {
+  report(diagnostics);
   return 1;
 }
 
@@ -110,6 +108,18 @@ size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points)
   return n;
 }
 
+// -k's checks are branches: in a loop, each is one more path for the verifier to follow, so a
+// loop that loads without -k may be too complex with it. Say so when the verifier gives up.
+Error with_helper_check_hint(Error err, uint32_t helper_checks) {
+  bool gave_up = err.detail.find("is too complex") != std::string::npos ||
+                 err.detail.find("program is too large") != std::string::npos;
+  if (helper_checks && gave_up && err.hint.empty())
+    err.hint = std::string(helper_checks > 1 ? "-kk" : "-k") +
+               " adds a branch after each checked helper call, one more path for the verifier in every loop "
+               "iteration: loop fewer times, or run without " + (helper_checks > 1 ? "-kk (or with -k)" : "-k");
+  return err;
+}
+
 bool any_point(const std::vector<std::vector<probes::AttachPoint>>& points,
                bool (*test)(const probes::AttachPoint&)) {
   for (const auto& block : points)
@@ -155,7 +165,7 @@ int run_script(Options& options) {
   pp.forced_includes = options.forced_includes;
   pp.have_btf = lang::kernel_has_btf();
   lang::PreprocessResult preprocessed = lang::preprocess(options.source_name(), options.program, pp);
-  if (!preprocessed.ok) return fail_text(preprocessed.errors);
+  if (!preprocessed.ok) return fail(preprocessed.diagnostics);
   if (options.verbose)
     for (const std::string& note : preprocessed.notes) std::fprintf(stderr, "rawprobe: %s\n", note.c_str());
   const lang::SourceFile& src = preprocessed.source;
@@ -168,7 +178,7 @@ int run_script(Options& options) {
                                                          .child_command = !options.command.empty(),
                                                          .unsafe = options.unsafe,
                                                          .pid = options.pid});
-  if (!front.ok) return fail_text(front.errors);
+  if (!front.ok) return fail(front.diagnostics);
   if (front.program.ast.options_help) {  // `-- --help`: the script's getopt() options
     std::fputs(lang::options_listing(front.program.ast.options).c_str(), stdout);
     return 0;
@@ -204,11 +214,12 @@ int run_script(Options& options) {
   ctx.unsafe = options.unsafe;
   ctx.maxactive = options.kretprobe_maxactive;
   const lang::Settings& settings = front.settings;
-  Result<std::vector<std::vector<probes::AttachPoint>>> points =
-      expand_blocks(src, checked.ast, ctx, settings.missing_probes);
-  if (!points) return fail_text(points.error().what);
-  if (count_points(*points) > settings.max_probes)
-    return fail(make_error("the script resolves to " + std::to_string(count_points(*points)) + " probes, more than " +
+  ExpandedBlocks expanded = expand_blocks(src, checked.ast, ctx, settings.missing_probes);
+  report(expanded.diagnostics);
+  if (!expanded.ok) return 1;
+  const std::vector<std::vector<probes::AttachPoint>>& points = expanded.points;
+  if (count_points(points) > settings.max_probes)
+    return fail(make_error("the script resolves to " + std::to_string(count_points(points)) + " probes, more than " +
                                std::to_string(settings.max_probes) + " (config variable max_probes)",
                            "", "narrow the wildcards, or raise max_probes in a config block or BPFTRACE_MAX_PROBES"));
   // Dynamic events of rawprobe processes that died without removing them (SIGKILL), now that
@@ -233,11 +244,12 @@ int run_script(Options& options) {
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();
   copts.map_max_entries = uint32_t(std::min<uint64_t>(settings.max_map_keys, UINT32_MAX));
+  copts.helper_checks = options.helper_checks;
   copts.source_name = options.source_name();
   copts.source = &src;
   copts.attach.mode = options.attach_mode;
   copts.attach.semaphore_pid = ctx.pid;
-  Result<codegen::CompiledScript> compiled = codegen::compile(checked, *points, copts);
+  Result<codegen::CompiledScript> compiled = codegen::compile(checked, points, copts);
   if (!compiled) return exit_status(compiled.error(), &src);
   const codegen::CompiledScript& script = *compiled;
 
@@ -251,7 +263,7 @@ int run_script(Options& options) {
                                std::to_string(settings.max_bpf_progs) + " (config variable max_bpf_progs)",
                            "", "raise max_bpf_progs in a config block or BPFTRACE_MAX_BPF_PROGS"));
   Result<std::vector<LoadedProgram>> loaded = load_programs(script, maps->fds());
-  if (!loaded) return fail(loaded.error());
+  if (!loaded) return fail(with_helper_check_hint(loaded.error(), options.helper_checks));
 
   for (DumpKind k : options.dumps)
     if (k != DumpKind::Ast)
@@ -259,7 +271,7 @@ int run_script(Options& options) {
   if (!attaching) {
     if (options.dry_run)
       std::fprintf(stderr, "rawprobe: dry run: %zu program(s) loaded, %zu probe(s) resolved, nothing attached\n",
-                   loaded->size(), count_points(*points));
+                   loaded->size(), count_points(points));
     return 0;
   }
 
@@ -283,13 +295,13 @@ int run_script(Options& options) {
   if (!signals) return fail(signals.error());
   if (Status s = write_start_time(script, *maps); !s) return fail(s.error());
 
-  if (!options.quiet) out.attached_probes(count_points(*points));
+  if (!options.quiet) out.attached_probes(count_points(points));
   if (Status s = out.flush(); !s) return fail(s.error());
   // Semaphores written in the command's memory need its binary mapped: run it to the exec
   // that maps every one of them, and hold it there.
-  if (tracee && tracee->is_child() && any_point(*points, probes::semaphore_in_process_memory)) {
+  if (tracee && tracee->is_child() && any_point(points, probes::semaphore_in_process_memory)) {
     auto maps_every_semaphore = [&](pid_t pid) {
-      for (const auto& block : *points)
+      for (const auto& block : points)
         for (const probes::AttachPoint& p : block)
           if (probes::semaphore_in_process_memory(p) && !probes::maps_file_offset(pid, p.path, p.ref_ctr_offset))
             return false;
@@ -299,7 +311,7 @@ int run_script(Options& options) {
   }
   probes::AttachOptions attach_options{options.attach_mode, ctx.pid};
   Result<std::vector<BlockAttachment>> attached =
-      attach_all(*loaded, *points, attach_options, settings.missing_probes);
+      attach_all(*loaded, points, attach_options, settings.missing_probes);
   if (!attached) return fail(attached.error());
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,

@@ -4,34 +4,38 @@
 
 namespace rawprobe::lang {
 
+SourcePlace place_of(const SourceFile& src, Span span) {
+  Location loc = src.locate(span);
+  return {std::string(loc.file), loc.at.line, loc.at.col, loc.width, std::string(loc.line)};
+}
+
+Diagnostic diagnostic_at(const SourceFile& src, Span span, std::string message, Severity severity) {
+  Diagnostic d;
+  d.severity = severity;
+  d.message = std::move(message);
+  d.place = place_of(src, span);
+  return d;
+}
+
 void Diagnostics::error(Span span, std::string message) {
   if (errors_.size() >= kMaxErrors) return;
   // The same message at the same place comes from a second analysis pass: keep one.
-  for (const Diagnostic& d : errors_)
-    if (d.span.begin == span.begin && d.message == message) return;
+  for (const Entry& e : errors_)
+    if (e.span.begin == span.begin && e.message == message) return;
   errors_.push_back({span, std::move(message)});
 }
 
-std::string render_diagnostic(const SourceFile& src, const Diagnostic& d) {
-  Location loc = src.locate(d.span);
-  std::string out = std::string(loc.file) + ":" + std::to_string(loc.at.line) + ":" +
-                    std::to_string(loc.at.col) + ": error: " + d.message + "\n";
-  out.append(loc.line);
-  out += '\n';
-  // Tabs in the prefix are copied so the caret lines up whatever the tab width.
-  uint32_t col0 = loc.at.col - 1;
-  for (uint32_t i = 0; i < col0 && i < loc.line.size(); ++i) out += loc.line[i] == '\t' ? '\t' : ' ';
-  out += '^';
-  // The underline stops at the end of the first line of a multi-line span.
-  out.append(loc.width - 1, '~');
-  out += '\n';
-  return out;
-}
-
-std::string Diagnostics::render(const SourceFile& src) const {
-  std::string out;
-  for (const Diagnostic& d : errors_) out += render_diagnostic(src, d);
-  if (errors_.size() >= kMaxErrors) out += src.name() + ": too many errors, stopping\n";
+std::vector<Diagnostic> Diagnostics::resolve(const SourceFile& src) const {
+  std::vector<Diagnostic> out;
+  for (const Entry& e : errors_) out.push_back(diagnostic_at(src, e.span, e.message));
+  if (errors_.size() >= kMaxErrors) {
+    Diagnostic stop;
+    stop.severity = Severity::Note;
+    stop.message = "too many errors, stopping";
+    stop.place.emplace();
+    stop.place->file = src.name();
+    out.push_back(std::move(stop));
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "engine/lang/suggest.h"
 
@@ -31,7 +32,8 @@ void check_map_declarations(const CheckedProgram& program, Diagnostics& diags) {
 
 FrontEndResult run_front_end(const SourceFile& src, const SemanticOptions& options) {
   FrontEndResult r;
-  r.program.ast = parse_program(src, r.diagnostics, options.params);
+  Diagnostics diags;
+  r.program.ast = parse_program(src, diags, options.params);
   for (const ConfigEntry& c : r.program.ast.config) {
     const SettingRow* row = find_setting(c.name);
     if (!row) {
@@ -39,25 +41,27 @@ FrontEndResult run_front_end(const SourceFile& src, const SemanticOptions& optio
       for (const SettingRow& known : setting_rows()) names.push_back(known.name);
       std::string list;
       for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-      r.diagnostics.error(c.name_span, "unknown config variable '" + c.name + "'" + did_you_mean(c.name, names) +
+      diags.error(c.name_span, "unknown config variable '" + c.name + "'" + did_you_mean(c.name, names) +
                                            " (the variables are " + list + ")");
     } else if (Status s = apply_setting(r.settings, *row, c.value); !s) {
-      r.diagnostics.error(c.value_span, s.error().what);
+      diags.error(c.value_span, s.error().what);
     }
   }
   // A bad environment variable has no place in the script to point at: it is reported alone.
-  std::string env_error;
+  std::optional<Diagnostic> env_error;
   if (Status s = apply_environment(r.settings, options.getenv ? options.getenv : [](const char* n) -> const char* {
         return std::getenv(n);
       });
-      !s)
-    env_error = "rawprobe: error: " + s.error().what + "\n";
+      !s) {
+    env_error.emplace();
+    env_error->message = s.error().what;
+  }
   SemanticOptions checked_options = options;
   if (r.settings.was_given("max_strlen")) checked_options.strlen = uint32_t(std::min<uint64_t>(r.settings.max_strlen, UINT32_MAX));
   checked_options.stack_mode = r.settings.stack_mode;
   // Checking a tree with holes would mostly report echoes of the syntax errors.
-  if (!r.diagnostics.has_errors() && env_error.empty()) r.program.info = analyse(r.program.ast, checked_options, r.diagnostics);
-  if (!r.diagnostics.has_errors()) check_map_declarations(r.program, r.diagnostics);
+  if (!diags.has_errors() && !env_error) r.program.info = analyse(r.program.ast, checked_options, diags);
+  if (!diags.has_errors()) check_map_declarations(r.program, diags);
   // errorf() and warnf() print their text after where the call is, as bpftrace 0.26.1 does
   // ("FILE:LINE:COL-END: ERROR: text"): that place goes into the format, once, here where the
   // source is known.
@@ -71,8 +75,9 @@ FrontEndResult run_front_end(const SourceFile& src, const SemanticOptions& optio
     for (char c : place) escaped += c == '%' ? std::string("%%") : std::string(1, c);
     p.format = escaped + p.format;
   }
-  r.ok = !r.diagnostics.has_errors() && env_error.empty();
-  r.errors = env_error + r.diagnostics.render(src);
+  r.ok = !diags.has_errors() && !env_error;
+  if (env_error) r.diagnostics.push_back(std::move(*env_error));
+  for (Diagnostic& d : diags.resolve(src)) r.diagnostics.push_back(std::move(d));
   return r;
 }
 

@@ -69,7 +69,10 @@ class Preprocessor {
     for (const std::string& forced : options_.forced_includes) {
       std::optional<FoundHeader> found = find_header(dirs_, forced, false, ".");
       if (!found) {
-        errors_ += "rawprobe: --include " + forced + ": no such file (searched the current directory, then -I and the system include directories)\n";
+        Diagnostic missing;
+        missing.message = "--include " + forced +
+                          ": no such file (searched the current directory, then -I and the system include directories)";
+        diagnostics_.push_back(std::move(missing));
         ++error_count_;
         continue;
       }
@@ -78,7 +81,7 @@ class Preprocessor {
     process(main, true, -1);
     PreprocessResult r;
     r.ok = error_count_ == 0;
-    r.errors = std::move(errors_);
+    r.diagnostics = std::move(diagnostics_);
     r.notes = std::move(notes_);
     r.source = SourceFile(name, std::move(out_), map_);
     return r;
@@ -93,12 +96,13 @@ class Preprocessor {
   void error(uint32_t file, uint32_t offset, uint32_t length, const std::string& message) {
     if (size_t(error_count_++) >= Diagnostics::kMaxErrors) return;
     const OriginFile& f = map_->files[file];
-    errors_ += render_diagnostic(SourceFile(f.name, f.text), {{offset, offset + std::max<uint32_t>(length, 1)}, message});
+    Diagnostic d = diagnostic_at(SourceFile(f.name, f.text), {offset, offset + std::max<uint32_t>(length, 1)}, message);
     for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
       const OriginFile& from = map_->files[it->first];
       LineCol at = line_col(from.text, it->second);
-      errors_ += "  included from " + from.name + ":" + std::to_string(at.line) + "\n";
+      d.notes.push_back("included from " + from.name + ":" + std::to_string(at.line));
     }
+    diagnostics_.push_back(std::move(d));
   }
 
   // Output: bytes copied from a file map one to one; an expansion maps to the macro's use.
@@ -452,7 +456,7 @@ class Preprocessor {
   uint32_t depth_ = 0;      // '{' not yet closed in the script's text
   bool predicate_ = false;  // between the '/'s of a predicate, outside every block
   std::string out_;
-  std::string errors_;
+  std::vector<Diagnostic> diagnostics_;
   int error_count_ = 0;
   std::vector<std::string> notes_;
 };

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "arch/arch.h"
+#include "engine/lang/diagnostics.h"
 #include "engine/lang/source.h"
 
 namespace rawprobe::lang {
@@ -36,9 +37,9 @@ struct PreprocessOptions {
 
 struct PreprocessResult {
   bool ok = false;
-  SourceFile source{"", ""};       // what the lexer reads; positions map to the original files
-  std::string errors;              // rendered: "file:line:col: error: ...", the line and a caret
-  std::vector<std::string> notes;  // what -v tells: headers left to BTF, built-in headers used
+  SourceFile source{"", ""};  // what the lexer reads; positions map to the original files
+  std::vector<Diagnostic> diagnostics;  // errors, at the file and line the user wrote
+  std::vector<std::string> notes;       // what -v tells: headers left to BTF, built-in headers used
 };
 
 // `name` is how errors name the script ("-e" for an inline program).

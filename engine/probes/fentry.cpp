@@ -28,13 +28,7 @@ Error not_found(const lang::ProbeSpec& spec) {
   const char* kind = lang::probe_kind_name(spec.kind);
   std::string what = std::string("kernel function '") + spec.func + "' not found in the kernel's BTF" +
                      (spec.target.empty() ? "" : " (module " + spec.target + ")");
-  std::vector<std::string> close = lang::closest_names(spec.func, btf_function_names());
-  std::string hint;
-  for (size_t i = 0; i < close.size() && i < 5; ++i)
-    hint += (i ? ", '" : "did you mean '") + std::string(kind) + ":" + close[i] + "'";
-  std::string list = std::string("list them with -l '") + kind + ":*'";
-  hint += hint.empty() ? list : "? (" + list + ")";
-  return make_error(what, spec.raw, hint);
+  return make_error(what, spec.raw, close_names_hint(kind, lang::closest_names(spec.func, btf_function_names())));
 }
 
 class FentryProvider final : public Provider {
@@ -59,12 +53,7 @@ class FentryProvider final : public Provider {
     const char* kind = lang::probe_kind_name(spec.kind);
     std::vector<AttachPoint> points;
     for (const BtfFunction& f : *found) {
-      AttachPoint p;
-      p.kind = spec.kind;
-      p.is_return = spec.kind == ProbeKind::Fexit;
-      p.arch = &arch::host();
-      p.func = f.name;
-      p.module = f.module;
+      AttachPoint p = kernel_function_point(spec, f.name, f.module);
       p.btf_id = f.btf_id;
       p.name = std::string(kind) + ":" + (spec.target.empty() ? "" : f.module + ":") + f.name;
       if (Status st = argument_slots(arguments_of(f), p.fields); !st) {

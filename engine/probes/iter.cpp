@@ -110,12 +110,8 @@ class IterProvider final : public Provider {
     }
     std::vector<std::string> names;
     for (const IterTarget& t : *targets) names.push_back(t.name);
-    std::vector<std::string> close = lang::closest_names(spec.name, names);
-    std::string hint;
-    for (size_t i = 0; i < close.size() && i < 5; ++i) hint += (i ? ", 'iter:" : "did you mean 'iter:") + close[i] + "'";
-    hint += hint.empty() ? "list them with -l 'iter:*'" : "? (list them with -l 'iter:*')";
     return make_error("iterator '" + spec.name + "' not found: the kernel's BTF declares no bpf_iter_" + spec.name,
-                      spec.raw, hint);
+                      spec.raw, close_names_hint("iter", lang::closest_names(spec.name, names)));
   }
 
   Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points, std::span<const int> prog_fds,

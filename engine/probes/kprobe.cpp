@@ -212,12 +212,7 @@ class KprobeProvider final : public Provider {
         refused.push_back(&f);
         continue;
       }
-      AttachPoint p;
-      p.kind = spec.kind;
-      p.is_return = spec.kind == ProbeKind::Kretprobe;
-      p.arch = &arch::host();
-      p.func = f.name;
-      p.module = f.module;
+      AttachPoint p = kernel_function_point(spec, f.name, f.module);
       p.offset = spec.offset;
       p.maxactive = ctx.maxactive;
       p.name = std::string(kind) + ":" + (spec.target.empty() ? "" : spec.target + ":") + f.name +
@@ -351,6 +346,16 @@ Result<KprobeRoute> kprobe_point_route(const AttachPoint& point, const AttachOpt
       (options.mode == AttachMode::Auto && !sys::has(sys::Feature::kprobe_pmu)))
     return KprobeRoute::Legacy;
   return KprobeRoute::Pmu;
+}
+
+AttachPoint kernel_function_point(const lang::ProbeSpec& spec, const std::string& func, const std::string& module) {
+  AttachPoint p;
+  p.kind = spec.kind;
+  p.is_return = lang::probe_kind_is_return(spec.kind);
+  p.arch = &arch::host();
+  p.func = func;
+  p.module = module;
+  return p;
 }
 
 bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options) {

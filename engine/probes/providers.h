@@ -2,6 +2,8 @@
 // share. Each kind's row in probe_types.cpp names one of these.
 #pragma once
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "engine/probes/provider.h"
 
@@ -34,6 +36,16 @@ const Provider& the_provider() {
 bool uses_uprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options);
 // The same for kprobe_multi (kprobe wildcard sets, auto mode, kprobe_multi available).
 bool uses_kprobe_multi(std::span<const AttachPoint> points, const AttachOptions& options);
+
+// The hint for a spec that names nothing there is: "did you mean 'KIND:a', 'KIND:b'? (list
+// them with -l 'KIND:*')" with up to five of the `close` names, the listing alone when there
+// are none (close_names_hint.cpp). Without `list_after_names` the names end the hint.
+std::string close_names_hint(const std::string& kind, const std::vector<std::string>& close,
+                             bool list_after_names = true);
+
+// A point of a kprobe-family or fentry-family spec at kernel function `func` of `module`:
+// the spec's kind, whether it fires on return, this machine's arch (kprobe.cpp).
+AttachPoint kernel_function_point(const lang::ProbeSpec& spec, const std::string& func, const std::string& module);
 
 // How attach() takes one kprobe point to the kernel when no kprobe_multi link carries the
 // block: the kprobe PMU, or a kprobe_events line (--attach-mode=legacy, no PMU, or a

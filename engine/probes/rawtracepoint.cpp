@@ -66,12 +66,7 @@ Error not_found(const lang::ProbeSpec& spec, const std::vector<RawTracepoint>& k
   }
   std::vector<std::string> names;
   for (const RawTracepoint& t : known) names.push_back(t.name);
-  std::vector<std::string> close = lang::closest_names(spec.name, names);
-  std::string hint;
-  for (size_t i = 0; i < close.size() && i < 5; ++i)
-    hint += (i ? ", 'rawtracepoint:" : "did you mean 'rawtracepoint:") + close[i] + "'";
-  hint += hint.empty() ? kListHint : "? (" + kListHint + ")";
-  return make_error(what, spec.raw, hint);
+  return make_error(what, spec.raw, close_names_hint("rawtracepoint", lang::closest_names(spec.name, names)));
 }
 
 class RawTracepointProvider final : public Provider {

@@ -99,14 +99,9 @@ class TracepointProvider final : public Provider {
     if (!matched) return matched.error();
     std::vector<std::pair<std::string, std::string>>& found = *matched;
     if (found.empty()) {
-      std::vector<std::string> close = close_tracepoints(spec.provider, spec.name);
-      std::string hint;
-      for (size_t i = 0; i < close.size() && i < 5; ++i)
-        hint += (i ? ", 'tracepoint:" : "did you mean 'tracepoint:") + close[i] + "'";
-      hint += hint.empty() ? "list them with -l 'tracepoint:*'" : "?";
       // bpftrace 0.17's words first, for scripts that match them.
       return make_error("tracepoint not found: " + spec.provider + ":" + spec.name, spec.raw,
-                        hint);
+                        close_names_hint("tracepoint", close_tracepoints(spec.provider, spec.name), false));
     }
     std::vector<AttachPoint> points;
     for (auto& [category, name] : found) {

@@ -30,20 +30,24 @@ std::string cause(const Error& e) {
   return errno_name(e.err) + " from " + e.syscall;
 }
 
-namespace {
-
-Result<Fd> load(uint32_t type, const std::vector<Instruction>& program, uint32_t expected_attach = 0) {
+Result<Fd> load_probe_program(uint32_t type, const std::vector<Instruction>& program, uint32_t expected_attach,
+                              uint32_t attach_btf_id) {
   std::vector<bpf::Insn> slots = bpf::encode(program);
   ProgSpec spec;
   spec.type = type;
   spec.insns = slots;
   spec.name = "rawprobe_feat";
   spec.expected_attach_type = expected_attach;
+  spec.attach_btf_id = attach_btf_id;
   return prog_load(spec);
 }
 
+std::vector<Instruction> return_zero_program() { return {mov64_imm(0, 0), exit_insn()}; }
+
+namespace {
+
 FeatureState loads(uint32_t type, const std::vector<Instruction>& program) {
-  Result<Fd> prog = load(type, program);
+  Result<Fd> prog = load_probe_program(type, program);
   if (!prog) return {false, cause(prog.error())};
   return {true, "program accepted"};
 }
@@ -92,7 +96,7 @@ FeatureState probe_ringbuf() {
 // As libbpf's probe: a tracepoint program linked to fd -1. A kernel with perf links looks up
 // the perf event and fails with EBADF; one without rejects the attach type with EINVAL.
 FeatureState probe_perf_link() {
-  Result<Fd> prog = load(BPF_PROG_TYPE_TRACEPOINT, {mov64_imm(0, 0), exit_insn()});
+  Result<Fd> prog = load_probe_program(BPF_PROG_TYPE_TRACEPOINT, return_zero_program());
   if (!prog) return {false, cause(prog.error())};
   return link_probe(link_perf_event(prog->get(), -1), EBADF, "perf_event");
 }
@@ -100,7 +104,7 @@ FeatureState probe_perf_link() {
 // A uprobe_multi program linked to "/" (not a regular file): EBADF from the link's path
 // check on 6.6+; older kernels refuse the expected attach type at load time with EINVAL.
 FeatureState probe_uprobe_multi() {
-  Result<Fd> prog = load(BPF_PROG_TYPE_KPROBE, {mov64_imm(0, 0), exit_insn()}, uapi::kTraceUprobeMulti);
+  Result<Fd> prog = load_probe_program(BPF_PROG_TYPE_KPROBE, return_zero_program(), uapi::kTraceUprobeMulti);
   if (!prog) return {false, cause(prog.error())};
   UprobeMultiSpec spec;
   spec.path = "/";
@@ -112,7 +116,7 @@ FeatureState probe_uprobe_multi() {
 // with ESRCH (ftrace_lookup_symbols) on a kernel with kprobe_multi and CONFIG_FPROBE;
 // EOPNOTSUPP means the kernel knows the link type but was built without fprobes.
 FeatureState probe_kprobe_multi() {
-  Result<Fd> prog = load(BPF_PROG_TYPE_KPROBE, {mov64_imm(0, 0), exit_insn()}, BPF_TRACE_KPROBE_MULTI);
+  Result<Fd> prog = load_probe_program(BPF_PROG_TYPE_KPROBE, return_zero_program(), BPF_TRACE_KPROBE_MULTI);
   if (!prog) return {false, cause(prog.error())};
   KprobeMultiSpec spec;
   spec.symbols = {"rawprobe_feature_probe_no_such_function"};
@@ -135,7 +139,7 @@ FeatureState probe_helper(int32_t helper_id) {
 }
 
 FeatureState probe_callback_helper(int32_t helper_id) {
-  Result<Fd> prog = load(BPF_PROG_TYPE_KPROBE, {mov64_imm(1, 0), mov64_imm(2, 0), mov64_imm(3, 0), mov64_imm(4, 0),
+  Result<Fd> prog = load_probe_program(BPF_PROG_TYPE_KPROBE, {mov64_imm(1, 0), mov64_imm(2, 0), mov64_imm(3, 0), mov64_imm(4, 0),
                                                 {op::JMP | op::CALL, 0, 0, 0, helper_id}, mov64_imm(0, 0),
                                                 exit_insn()});
   if (prog) return {true, "program accepted"};

@@ -3,8 +3,11 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "bpfasm/insn.h"
 #include "engine/base/result.h"
+#include "engine/sys/fd.h"
 #include "engine/sys/features.h"
 
 namespace rawprobe::sys {
@@ -34,6 +37,11 @@ FeatureState probe_hash_on_demand();
 FeatureState probe_kernel_btf();  // feature_kernel_btf.cpp
 // Why a probe failed, for the detail column: "EINVAL from bpf(BPF_PROG_LOAD)".
 std::string cause(const Error& e);
+// Loads one probe's program (named rawprobe_feat), to be closed when the probe is done.
+Result<Fd> load_probe_program(uint32_t type, const std::vector<bpf::Instruction>& program,
+                              uint32_t expected_attach = 0, uint32_t attach_btf_id = 0);
+// r0 = 0; exit: a program the verifier accepts for any program type.
+std::vector<bpf::Instruction> return_zero_program();
 FeatureState probe_trampoline();  // feature_tracing.cpp
 FeatureState probe_bpf_iter();    // feature_tracing.cpp
 FeatureState probe_breakpoint();  // feature_tracing.cpp

@@ -20,18 +20,8 @@ namespace {
 
 std::atomic<uint32_t (*)(const char*)> g_lookup{nullptr};
 
-// r0 = 0; exit: what a tracing program needs to be verified.
 Result<Fd> load_tracing(uint32_t attach_type, uint32_t btf_id) {
-  const std::vector<bpf::Instruction> program = {{bpf::op::ALU64 | bpf::op::MOV | bpf::op::K, 0, 0, 0, 0},
-                                                 {bpf::op::JMP | bpf::op::EXIT, 0, 0, 0, 0}};
-  std::vector<bpf::Insn> slots = bpf::encode(program);
-  ProgSpec spec;
-  spec.type = BPF_PROG_TYPE_TRACING;
-  spec.insns = slots;
-  spec.name = "rawprobe_feat";
-  spec.expected_attach_type = attach_type;
-  spec.attach_btf_id = btf_id;
-  return prog_load(spec);
+  return load_probe_program(BPF_PROG_TYPE_TRACING, return_zero_program(), attach_type, btf_id);
 }
 
 }  // namespace

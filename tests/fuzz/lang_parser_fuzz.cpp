@@ -9,6 +9,7 @@
 
 #include "arch/arch.h"
 #include "engine/codegen/codegen.h"
+#include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/lang/frontend.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   lang::FrontEndResult r = lang::run_front_end(src, opts);
   std::string dump = lang::dump_ast(r.program.ast);
   if (!r.ok) {
-    fuzz::require(!r.errors.empty(), "a refused script says why");
+    fuzz::require(!driver::render(r.diagnostics).empty(), "a refused script says why");
     return 0;
   }
   std::vector<std::vector<probes::AttachPoint>> points;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/driver/report.h"
 #include "engine/lang/diagnostics.h"
 #include "engine/lang/parser.h"
 #include "engine/lang/preprocess.h"
@@ -30,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   rawprobe::lang::Diagnostics diags;
   rawprobe::lang::Program program = rawprobe::lang::parse_program(src, diags);
-  std::string rendered = diags.render(src);
+  std::string rendered = rawprobe::driver::render(r.diagnostics) + rawprobe::driver::render(diags.resolve(src));
   (void)program;
   (void)rendered;
   return 0;  // libFuzzer reserves other values

@@ -48,13 +48,13 @@ inline std::string compile_text(const std::string& text, Compiled& out, CompileO
   lang::PreprocessOptions pp;
   pp.have_btf = lang::kernel_has_btf();
   lang::PreprocessResult preprocessed = lang::preprocess("test.bt", with_samples(text), pp);
-  if (!preprocessed.ok) return "preprocess: " + preprocessed.errors;
+  if (!preprocessed.ok) return "preprocess: " + driver::render(preprocessed.diagnostics);
   out.source = std::make_unique<lang::SourceFile>(std::move(preprocessed.source));
   lang::SemanticOptions sem;
   static test::CapturedTracepoints catalog;
   sem.tracepoints = &catalog;
   lang::FrontEndResult fe = lang::run_front_end(*out.source, sem);
-  if (!fe.ok) return "front end: " + fe.errors;
+  if (!fe.ok) return "front end: " + driver::render(fe.diagnostics);
   out.program = std::move(fe.program);
   for (const lang::ProbeBlock& block : out.program.ast.probes) {
     std::vector<probes::AttachPoint> points;

@@ -1,8 +1,9 @@
-// -p PID for a process in another mount namespace (issue 3: "processes in containers and other
-// mount namespaces work"). The target runs a copy of fun from a tmpfs mounted only inside its
-// own namespace, so the path it runs from names nothing on the host. rawprobe must open the
-// binary through /proc/PID/root, attach to the file the process really maps, and count exactly
-// the calls fun reports; without -p the same path must be refused as missing.
+// -p PID for a process in another mount namespace: processes in containers and other mount
+// namespaces must be traceable as on the host. The target runs a copy of fun from a tmpfs
+// mounted only inside its own namespace, so the path it runs from names nothing on the host.
+// rawprobe must open the binary through /proc/PID/root, attach to the file the process really
+// maps, and count exactly the calls fun reports; without -p the same path must be refused as
+// missing.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>

@@ -1,5 +1,6 @@
-// A second end-to-end path (issue 2): count syscalls:sys_enter_write of one process while a
-// helper process writes exactly K times; the helper reports how many writes it made.
+// A second end-to-end path through the raw syscall layer alone: count syscalls:sys_enter_write
+// of one process while a helper process writes exactly K times; the helper reports how many
+// writes it made.
 //
 // The perf event is opened with the helper's pid, but that pid does not filter a BPF program
 // on a tracepoint: the program is put in the tracepoint's prog_array and runs for every task

@@ -1,4 +1,4 @@
-// First end to end (issue 2): a Builder-assembled counting program, loaded as a kprobe-type
+// The raw syscall layer end to end, no front end: a Builder-assembled counting program, loaded as a kprobe-type
 // program, attached to foo() of samples/fun through the uprobe PMU, then with a pid filter,
 // then through the legacy tracefs uprobe_events path. The count must equal the number of
 // calls fun itself reports on stderr.

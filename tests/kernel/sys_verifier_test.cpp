@@ -1,5 +1,5 @@
 // The verifier log policy, errno names and hints on real rejections, and --trace-syscalls
-// showing the real calls (issue 2 and issue 5's teaching mode).
+// showing the real calls (the teaching mode: what rawprobe asks of the kernel, as it asks it).
 #include <doctest/doctest.h>
 
 #include <capstone/capstone.h>
@@ -19,24 +19,14 @@
 #include "engine/sys/call.h"
 #include "engine/sys/perf.h"
 #include "tests/kernel/sys_support.h"
+#include "tests/unit/sys_trace_support.h"
 
 using namespace rawprobe;
 using namespace rawprobe::sys;
 
 namespace {
 
-struct TraceCapture {
-  std::vector<std::string> lines;
-  TraceCapture() {
-    set_trace_sink([this](const std::string& line) { lines.push_back(line); });
-  }
-  ~TraceCapture() { set_trace_sink({}); }
-  size_t count(const std::string& part) const {
-    size_t n = 0;
-    for (const std::string& l : lines) n += l.find(part) != std::string::npos;
-    return n;
-  }
-};
+using testing::TraceCapture;
 
 std::vector<bpf::Insn> assemble(void (*body)(bpf::Builder&)) {
   bpf::Builder b;

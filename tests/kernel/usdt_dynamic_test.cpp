@@ -1,4 +1,4 @@
-// Dynamic USDT (issue 5): `usdt:*` with -p PID reaches the objects a process maps from places
+// Dynamic USDT: `usdt:*` with -p PID reaches the objects a process maps from places
 // with no file name, a memfd and a deleted file, through /proc/PID/map_files. The probes
 // expected are the library's own notes as readelf -n prints them; the counts expected are the
 // ones the sample reports.

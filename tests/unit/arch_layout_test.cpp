@@ -142,7 +142,9 @@ TEST_CASE("arch tables match each architecture's kernel headers") {
 
 // The compat views reuse the 64-bit kernel's slots; their syscalls must be that kernel's.
 TEST_CASE("compat views use the 64-bit kernel's layout and syscalls") {
-  for (auto [binary, kernel] : {std::pair{"i386", "x86_64"}, std::pair{"arm", "aarch64"}}) {
+  for (auto entry : {std::pair{"i386", "x86_64"}, std::pair{"arm", "aarch64"}}) {
+    const char* binary = entry.first;
+    const char* kernel = entry.second;
     INFO(binary, " on ", kernel);
     const Table* view = for_process(*by_name(binary), *by_name(kernel));
     REQUIRE(view != nullptr);

@@ -93,8 +93,10 @@ TEST_CASE("real ELF files find their architecture's table") {
   CHECK(by_machine(machine, elf_class) == &host());
 
   // Libraries of the installed cross toolchains (Debian packages libc6-*-cross).
-  for (auto [path, name] : {std::pair{"/usr/aarch64-linux-gnu/lib/libc.so.6", "aarch64"},
-                            std::pair{"/usr/arm-linux-gnueabihf/lib/libc.so.6", "arm"}}) {
+  for (auto entry : {std::pair{"/usr/aarch64-linux-gnu/lib/libc.so.6", "aarch64"},
+                     std::pair{"/usr/arm-linux-gnueabihf/lib/libc.so.6", "arm"}}) {
+    const char* path = entry.first;
+    const char* name = entry.second;
     INFO(path);
     auto [foreign_machine, foreign_class] = elf_identity(path);
     const Table* table = by_machine(foreign_machine, foreign_class);
@@ -214,7 +216,9 @@ TEST_CASE("multiarch triplets are what each cross compiler prints") {
       {"loongarch64", "loongarch64-linux-gnu-gcc"},
   };
   int checked = 0;
-  for (const auto& [name, compiler] : compilers) {
+  for (const auto& entry : compilers) {
+    const std::string& name = entry.first;
+    const std::string& compiler = entry.second;
     const Table* table = by_name(name);
     REQUIRE(table);
     test::CommandResult printed = test::run_command(compiler + " -print-multiarch 2>/dev/null", false);

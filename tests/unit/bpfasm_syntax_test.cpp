@@ -1,4 +1,4 @@
-// The text forms issue 2 specifies: the kernel verifier's lines print exactly as given there,
+// bpfasm's text forms: instructions print exactly as the kernel verifier's log lines show them,
 // and LLVM's spellings, labels and verifier-log prefixes read as the same instructions.
 #include <doctest/doctest.h>
 

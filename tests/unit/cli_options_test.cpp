@@ -153,3 +153,46 @@ TEST_CASE("read_program reads the script file, and names a missing one") {
   // bpftrace 0.17's words: "failed to open file 'PATH': No such file or directory".
   CHECK(missing.error().message().rfind("failed to open file '" + std::string(path) + "': " + std::strerror(ENOENT), 0) == 0);
 }
+
+// -k and -kk: how many times -k is given, alone, grouped with other short options or repeated,
+// is the level of helper checks; a third -k is bad usage, as in bpftrace 0.17
+// (tests/kernel/cli_helper_errors_test.cpp compares the message with its).
+TEST_CASE("-k counts: none 0, -k 1, -kk or -k -k 2, also grouped with other short options") {
+  struct Case {
+    std::initializer_list<const char*> args;
+    uint32_t level;
+  };
+  const Case cases[] = {
+      {{"-e", "BEGIN {}"}, 0},
+      {{"-k", "-e", "BEGIN {}"}, 1},
+      {{"-kk", "-e", "BEGIN {}"}, 2},
+      {{"-k", "-k", "-e", "BEGIN {}"}, 2},
+      {{"-qk", "-e", "BEGIN {}"}, 1},
+      {{"-kke", "BEGIN {}"}, 2},
+      {{"-e", "BEGIN {}", "-k"}, 1},
+  };
+  for (const Case& c : cases) {
+    Result<Options> r = parse(c.args);
+    REQUIRE(r);
+    CAPTURE(*c.args.begin());
+    CHECK(r->helper_checks == c.level);
+    CHECK(r->program == "BEGIN {}");
+  }
+  CHECK(parse({"-qk", "-e", "BEGIN {}"})->quiet);
+}
+
+TEST_CASE("a third -k is bad usage that says how many are allowed") {
+  for (auto args : {std::initializer_list<const char*>{"-kkk", "-e", "BEGIN {}"},
+                    std::initializer_list<const char*>{"-kk", "-k", "-e", "BEGIN {}"}}) {
+    Result<Options> r = parse(args);
+    REQUIRE(!r);
+    CHECK(r.error().what.rfind("USAGE: -k may be given at most twice", 0) == 0);
+    CHECK(r.error().hint.find("-kk") != std::string::npos);
+  }
+}
+
+TEST_CASE("--help lists -k and -kk") {
+  std::string help = usage_text();
+  CHECK(help.find("\n  -k ") != std::string::npos);
+  CHECK(help.find("\n  -kk ") != std::string::npos);
+}

@@ -48,7 +48,7 @@ void compile_script(const std::string& text, Compiled& c, std::vector<std::vecto
   lang::SemanticOptions sem;
   sem.tracepoints = &catalog;
   auto fe = lang::run_front_end(*c.source, sem);
-  REQUIRE_MESSAGE(fe.ok, fe.errors);
+  REQUIRE_MESSAGE(fe.ok, test::error_text(fe));
   c.program = std::move(fe.program);
   if (points.empty()) {
     for (const lang::ProbeBlock& b : c.program.ast.probes) {
@@ -151,7 +151,9 @@ TEST_CASE("codegen: aggregation maps are filled on update where the kernel allow
   Compiled preallocated;
   compile_script(text, preallocated, {{begin_point()}, {profile}});
   REQUIRE(preallocated.script);
-  for (const auto& [name, f] : flags_by_name(preallocated)) {
+  for (const auto& entry : flags_by_name(preallocated)) {
+    const std::string& name = entry.first;
+    uint32_t f = entry.second;
     CAPTURE(name);
     CHECK(f == 0);
   }

@@ -60,7 +60,9 @@ size_t compare(const std::string& objdump, const std::string& path, const Symbol
   size_t compared = 0;
   std::regex branch_target(R"(^([0-9a-f]+) <([^>]+)>$)");
   std::regex comment_target(R"(# ([0-9a-f]+) <)");
-  for (const auto& [address, line] : objdump_lines(objdump, path, fn.address, fn.size)) {
+  for (const auto& entry : objdump_lines(objdump, path, fn.address, fn.size)) {
+    uint64_t address = entry.first;
+    const Line& line = entry.second;
     CAPTURE(line.mnemonic + " " + line.operands);
     std::smatch m;
     std::string operands = line.operands;

@@ -97,7 +97,9 @@ TEST_CASE("demangled names equal nm -C, and quoted C++ names and wildcards selec
   }
   CHECK(mangled >= 6);
   // Every demangled nm name selects exactly the functions nm shows at that address.
-  for (const auto& [address, name] : nm) {
+  for (const auto& entry : nm) {
+    uint64_t address = entry.first;
+    const std::string& name = entry.second;
     if (name.find("::") == std::string::npos) continue;
     CAPTURE(name);
     auto found = find_functions(**table, parse_symbol_query("\"" + name + "\""));

@@ -16,7 +16,7 @@ using test::front_end;
 std::string errors_of(const std::string& text) {
   FrontEndResult r = front_end(text, "s.bt");
   CHECK(!r.ok);
-  return r.errors;
+  return test::error_text(r);
 }
 
 const char* const kProbe = "uprobe:/bin/sh:main { $r = (struct foo *)arg0; print($r->a); }\n";
@@ -60,7 +60,7 @@ uprobe:/bin/sh:main {
   @rec = *$r; @in = $r->in;
 }
 )");
-  INFO(r.errors);
+  INFO(test::error_text(r));
   REQUIRE(r.ok);
   auto map_type = [&](const std::string& name) { return type_name(r.program.info.maps[r.program.info.find_map(name)].value); };
   CHECK(map_type("@a") == "int64");          // ints widen to 8 bytes in maps, as bpftrace does
@@ -96,7 +96,7 @@ TEST_CASE("tracepoint pointer fields are typed pointers") {
   }
   FrontEndResult r = front_end(
       "tracepoint:syscalls:sys_enter_openat { @f = args->filename; @s[str(args->filename)] = count(); }\n");
-  INFO(r.errors);
+  INFO(test::error_text(r));
   REQUIRE(r.ok);
   CHECK(type_name(r.program.info.maps[r.program.info.find_map("@f")].value) == "char *");
 }
@@ -132,14 +132,14 @@ TEST_CASE("curtask is a struct task_struct * when the kernel's types have one") 
   SemanticOptions opts;
   opts.kernel_types = &kernel;
   FrontEndResult r = run_front_end(src, opts);
-  INFO(r.errors);
+  INFO(test::error_text(r));
   REQUIRE(r.ok);
   CHECK(type_name(r.program.info.maps[r.program.info.find_map("@t")].value) == "struct task_struct *");
   CHECK(type_name(r.program.info.maps[r.program.info.find_map("@p")].key[0]) == "string[16]");
   // Without kernel types it stays an integer, and a field of it is an error naming the type.
   FrontEndResult plain = run_front_end(src, {});
   CHECK(!plain.ok);
-  CHECK(plain.errors.find("Can not access field 'comm' on type 'unsigned int64'") != std::string::npos);
+  CHECK(test::error_text(plain).find("Can not access field 'comm' on type 'unsigned int64'") != std::string::npos);
 }
 
 }  // namespace
@@ -168,9 +168,9 @@ TEST_CASE("C expression errors name the type and the line that needs it") {
   for (const Case& c : cases) {
     std::string text = std::string(decls) + "uprobe:/bin/sh:main { " + c.body + " }\n";
     FrontEndResult r = test::front_end(text, "s.bt");
-    INFO(c.body, "\n", r.errors);
+    INFO(c.body, "\n", test::error_text(r));
     CHECK(!r.ok);
-    CHECK(r.errors.find(c.expected) != std::string::npos);
+    CHECK(test::error_text(r).find(c.expected) != std::string::npos);
   }
 }
 

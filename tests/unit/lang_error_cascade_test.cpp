@@ -49,7 +49,7 @@ TEST_CASE("a tracepoint block without tracefs: the tracefs error only, not 'trac
   lang::FrontEndResult r = without_tracefs(script);
   REQUIRE_FALSE(r.ok);
   std::string spec = "tracepoint:syscalls:sys_exit_read";
-  CHECK(r.errors == rendered(script, column_of(script, spec), spec.size(), "find tracefs (/sys/kernel/tracing); mount it"));
+  CHECK(test::error_text(r) == rendered(script, column_of(script, spec), spec.size(), "find tracefs (/sys/kernel/tracing); mount it"));
 }
 
 TEST_CASE("an unknown tracepoint field: one error, whatever the value flows into") {
@@ -71,7 +71,7 @@ TEST_CASE("an unknown tracepoint field: one error, whatever the value flows into
     expected += rendered(script, at + 1, std::string("args->nosuch").size(), message);
     at += 1;
   }
-  CHECK(r.errors == expected);
+  CHECK(test::error_text(r) == expected);
 }
 
 TEST_CASE("an unknown function or identifier: one error, not also 'Undefined map' or 'Undefined variable'") {
@@ -79,7 +79,7 @@ TEST_CASE("an unknown function or identifier: one error, not also 'Undefined map
                        "END { print(@x); print(@w); print(@s); }";
   lang::FrontEndResult r = test::front_end(script, "t.bt");
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors == rendered(script, column_of(script, "nosuch(1)"), std::string("nosuch(1)").size(),
+  CHECK(test::error_text(r) == rendered(script, column_of(script, "nosuch(1)"), std::string("nosuch(1)").size(),
                              "Unknown function: nosuch") +
                         rendered(script, column_of(script, "nosuch2()"), std::string("nosuch2()").size(),
                                  "Unknown function: nosuch2") +
@@ -90,7 +90,7 @@ TEST_CASE("a map that is really never assigned is still an 'Undefined map'") {
   std::string script = "BEGIN { @x = nosuch(1); } END { print(@never); }";
   lang::FrontEndResult r = test::front_end(script, "t.bt");
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors == rendered(script, column_of(script, "nosuch(1)"), std::string("nosuch(1)").size(),
+  CHECK(test::error_text(r) == rendered(script, column_of(script, "nosuch(1)"), std::string("nosuch(1)").size(),
                              "Unknown function: nosuch") +
                         rendered(script, column_of(script, "@never"), std::string("@never").size(),
                                  "Undefined map: @never"));

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "engine/driver/report.h"
 #include "engine/lang/frontend.h"
 #include "engine/lang/preprocess.h"
 #include "engine/sys/tracefs.h"
@@ -54,12 +55,18 @@ inline lang::FrontEndResult front_end(const std::string& text, const std::string
   lang::PreprocessResult pre = lang::preprocess(name, text, {});
   if (!pre.ok) {
     lang::FrontEndResult failed;
-    failed.errors = pre.errors;
+    failed.diagnostics = pre.diagnostics;
     return failed;
   }
   lang::SemanticOptions opts;
   opts.tracepoints = &catalog;
   return lang::run_front_end(pre.source, opts);
 }
+
+// A step's diagnostics as rawprobe prints them (the driver renders them), for tests that
+// compare the text the user sees.
+inline std::string error_text(const std::vector<lang::Diagnostic>& d) { return driver::render(d); }
+inline std::string error_text(const lang::FrontEndResult& r) { return driver::render(r.diagnostics); }
+inline std::string error_text(const lang::PreprocessResult& r) { return driver::render(r.diagnostics); }
 
 }  // namespace rawprobe::test

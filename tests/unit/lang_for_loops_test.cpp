@@ -11,7 +11,7 @@ using namespace rawprobe::lang;
 
 TEST_CASE("for loops: header forms, ranges of unary expressions, the entry's type") {
   auto r = test::front_end("BEGIN { @m[1, \"a\"] = 2; for ($kv : @m) { print($kv.0.1); } for $i : -1..(2 + 1) { continue; } }");
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   CHECK(dump_ast(r.program.ast) ==
         "Program\n"
         " probe BEGIN\n"
@@ -37,9 +37,9 @@ TEST_CASE("for loops: header forms, ranges of unary expressions, the entry's typ
         "    continue\n");
   // The variable lives only in the body; `for` stays a name elsewhere.
   auto scoped = test::front_end("BEGIN { for ($i : 0..2) { } $j = $i; }");
-  CHECK(scoped.errors.find("Undefined or undeclared variable: $i") != std::string::npos);
+  CHECK(test::error_text(scoped).find("Undefined or undeclared variable: $i") != std::string::npos);
   auto header = test::front_end("BEGIN { for ($i 0..2) { } }");
-  CHECK(header.errors.find("expected ':' after the for loop's variable") != std::string::npos);
+  CHECK(test::error_text(header).find("expected ':' after the for loop's variable") != std::string::npos);
   auto dots = test::front_end("BEGIN { for ($i : 0.2) { } }");
   CHECK_FALSE(dots.ok);
 }
@@ -48,7 +48,7 @@ TEST_CASE("a macro used in a range's end is expanded there, as opensnoop.bt of b
   // opensnoop.bt: `for $j : ((uint64)0)..((uint64)max_path_depth) {` with a macro of no
   // parameters called by its bare name.
   auto r = test::front_end("macro depth() { 3 }\nBEGIN { for $j : ((uint64)0)..((uint64)depth) { print($j); } }");
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   std::string tree = dump_ast(r.program.ast);
   CHECK(tree.find("depth") == std::string::npos);
   CHECK(tree.find("int 3") != std::string::npos);

@@ -42,7 +42,7 @@ TEST_CASE("every sample script parses and checks cleanly (except the seed's typo
   for (const auto& entry : std::filesystem::directory_iterator("samples")) {
     if (entry.path().extension() != ".bt" || entry.path().filename() == "read_rand_typo.bt") continue;
     auto r = test::front_end(test::read_text(entry.path()), entry.path().string());
-    CHECK_MESSAGE(r.ok, r.errors);
+    CHECK_MESSAGE(r.ok, test::error_text(r));
     ++checked;
   }
   CHECK(checked >= 5);
@@ -53,7 +53,7 @@ TEST_CASE("the seed's typo names the probe type and suggests uprobe, with a care
   auto r = test::front_end(text, "samples/read_rand_typo.bt");
   REQUIRE_FALSE(r.ok);
   // Line 3 of the file: two comment lines come first.
-  CHECK(r.errors.find("samples/read_rand_typo.bt:3:1: error: unknown probe type 'probe'; did you mean 'uprobe'?\n"
+  CHECK(test::error_text(r).find("samples/read_rand_typo.bt:3:1: error: unknown probe type 'probe'; did you mean 'uprobe'?\n"
                       "probe:/tmp/read_rand:thread_fun { @start[tid] = nsecs; }\n"
                       "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n") == 0);
 }
@@ -64,7 +64,7 @@ TEST_CASE("the seed's second script: map types, tracepoint field and printf-free
     return;
   }
   auto r = test::front_end(test::read_text("samples/read_rand_reads.bt"));
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   const ProgramInfo& info = r.program.info;
   int ret = info.find_map("@ret");
   REQUIRE(ret >= 0);
@@ -145,45 +145,45 @@ TEST_CASE("probe specs: every provider's forms and bpftrace 0.17's aliases") {
 TEST_CASE("syntax errors: position, caret under the span, several per run") {
   auto r = test::front_end("BEGIN {\n  $x = 1 +;\n  @y[] = 2;\n  printf(\"%d\\n\", $x);\n}\n", "s.bt");
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find("s.bt:2:11: error: expected an expression, found ';'\n  $x = 1 +;\n          ^\n") == 0);
-  CHECK(r.errors.find("s.bt:3:3: error: empty map key") != std::string::npos);
-  CHECK(r.diagnostics.errors().size() == 2);
+  CHECK(test::error_text(r).find("s.bt:2:11: error: expected an expression, found ';'\n  $x = 1 +;\n          ^\n") == 0);
+  CHECK(test::error_text(r).find("s.bt:3:3: error: empty map key") != std::string::npos);
+  CHECK(r.diagnostics.size() == 2);
 
   r = test::front_end("BEGIN { printf(\"unterminated); }");
-  CHECK(r.errors.find("1:16: error: unterminated string literal") != std::string::npos);
+  CHECK(test::error_text(r).find("1:16: error: unterminated string literal") != std::string::npos);
   r = test::front_end("BEGIN { $x = 99999999999999999999; }");
-  CHECK(r.errors.find("integer literal does not fit in 64 bits") != std::string::npos);
+  CHECK(test::error_text(r).find("integer literal does not fit in 64 bits") != std::string::npos);
   r = test::front_end("/* never closed\nBEGIN {}");
-  CHECK(r.errors.find("1:1: error: unterminated comment") != std::string::npos);
+  CHECK(test::error_text(r).find("1:1: error: unterminated comment") != std::string::npos);
   r = test::front_end("BEGIN { 1 = 2; }");
-  CHECK(r.errors.find("cannot assign to this expression") != std::string::npos);
+  CHECK(test::error_text(r).find("cannot assign to this expression") != std::string::npos);
 }
 
 TEST_CASE("semantic errors that bpftrace cannot show here: tracepoint args and several at once") {
   auto r = test::front_end("uretprobe:/bin/sh:main { @a = args->x; }\nBEGIN { @b = 1; @b = \"s\"; $q = $r; }");
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find("The args builtin can only be used with tracepoint and uprobe probes (uretprobe used here)") != std::string::npos);
-  CHECK(r.errors.find("Type mismatch for @b") != std::string::npos);
-  CHECK(r.errors.find("Undefined or undeclared variable: $r") != std::string::npos);
+  CHECK(test::error_text(r).find("The args builtin can only be used with tracepoint and uprobe probes (uretprobe used here)") != std::string::npos);
+  CHECK(test::error_text(r).find("Type mismatch for @b") != std::string::npos);
+  CHECK(test::error_text(r).find("Undefined or undeclared variable: $r") != std::string::npos);
   r = test::front_end("uretprobe:/bin/sh:main { @r = retval; @f[func] = count(); @p[probe] = count(); }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   // printf's %s takes `probe` and `func` (bpftrace prints their text); a block may mix kernel
   // and user probes, since `func` is the point's own name, not a symbolized ip.
   r = test::front_end("uprobe:/bin/sh:main, uretprobe:/bin/sh:main { printf(\"%-20s|%s\\n\", probe, func); print(func); }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   r = test::front_end("kprobe:vfs_read, uprobe:/bin/sh:main { @[func] = count(); }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   r = test::front_end("BEGIN { while (1) { break; } continue; }");
-  CHECK(r.errors.find("continue used outside of a while loop") != std::string::npos);
+  CHECK(test::error_text(r).find("continue used outside of a while loop") != std::string::npos);
   r = test::front_end("BEGIN { @x = pidd; }");
-  CHECK(r.errors.find("Unknown identifier: 'pidd'; did you mean 'pid'?") != std::string::npos);
+  CHECK(test::error_text(r).find("Unknown identifier: 'pidd'; did you mean 'pid'?") != std::string::npos);
   r = test::front_end("BEGIN { prinft(\"x\"); }");
-  CHECK(r.errors.find("Unknown function: prinft; did you mean 'printf' or 'print'?") != std::string::npos);
+  CHECK(test::error_text(r).find("Unknown function: prinft; did you mean 'printf' or 'print'?") != std::string::npos);
 }
 
 TEST_CASE("AST dump shows structure, compound assignment and types") {
   auto r = test::front_end("BEGIN /1/ { $x = 1; $x += 2 * 3; if ($x > 1) { @m[comm] = count(); } else if (1) { exit(); } }");
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   std::string dump = dump_ast(r.program.ast);
   CHECK(dump ==
         "Program\n"
@@ -217,18 +217,18 @@ TEST_CASE("AST dump shows structure, compound assignment and types") {
 TEST_CASE("no input exhausts the stack: nesting is capped with an error") {
   std::string deep = "BEGIN { $x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "; }";
   auto r = test::front_end(deep);
-  CHECK(r.errors.find("nesting too deep") != std::string::npos);
+  CHECK(test::error_text(r).find("nesting too deep") != std::string::npos);
   std::string chain = "BEGIN { $x = 1";
   for (int i = 0; i < 100000; ++i) chain += "+1";
   r = test::front_end(chain + "; }");
-  CHECK(r.errors.find("expression too deep") != std::string::npos);
+  CHECK(test::error_text(r).find("expression too deep") != std::string::npos);
   std::string unary = "BEGIN { $x = " + std::string(100000, '-') + "1; }";
   r = test::front_end(unary);
-  CHECK(r.errors.find("nesting too deep") != std::string::npos);
+  CHECK(test::error_text(r).find("nesting too deep") != std::string::npos);
   std::string blocks = "BEGIN { ";
   for (int i = 0; i < 5000; ++i) blocks += "if (1) { ";
   r = test::front_end(blocks);
-  CHECK(r.errors.find("nesting too deep") != std::string::npos);
+  CHECK(test::error_text(r).find("nesting too deep") != std::string::npos);
 }
 
 TEST_CASE("lexer: integer forms, escapes") {

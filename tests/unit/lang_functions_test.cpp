@@ -13,7 +13,7 @@ using namespace rawprobe::lang;
 namespace {
 
 // The whole error text the front end gives for a one-line `-e` script.
-std::string errors_of(const std::string& script) { return test::front_end(script, "-e").errors; }
+std::string errors_of(const std::string& script) { return test::error_text(test::front_end(script, "-e")); }
 
 // One error as rawprobe renders it: position, message, the line, a caret of `width` under
 // column `col`.
@@ -60,8 +60,8 @@ TEST_CASE("no aggregation's value can be a map key") {
     std::string args = f.min_args == 0 ? "" : f.min_args == 1 ? "1" : "1, 0, 10, 1";
     auto r = test::front_end("BEGIN { @m = " + name + "(" + args + "); } END { @x[@m] = 1; $y = 0; @z[$y, @m] = 2; }");
     CAPTURE(name);
-    CHECK(r.diagnostics.errors().size() == 2);
-    CHECK(r.errors.find("a map key cannot be a " + name + " value") != std::string::npos);
+    CHECK(r.diagnostics.size() == 2);
+    CHECK(test::error_text(r).find("a map key cannot be a " + name + " value") != std::string::npos);
   }
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("lhist() parameters that give no buckets are refused") {
         one_error("BEGIN { @ = lhist(1, 10, 0, 1); exit(); }", 13, 18,
                   "lhist() min must be less than max (provided min 10 and max 0)"));
   auto r = test::front_end("BEGIN { @ = lhist(1, 0, 10, 3); exit(); }", "-e");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   CHECK(r.program.info.maps.at(0).layout.lhist == LHistParams{0, 10, 3});
   CHECK(r.program.info.maps.at(0).layout.slot_size == (10 / 3 + 2) * 8);
 }
@@ -93,6 +93,6 @@ TEST_CASE("strncmp() is checked by its row alone") {
         one_error("BEGIN { $n = 2; printf(\"%d\\n\", strncmp(\"abc\",\"abd\",$n)); }", 32, 23,
                   "strncmp() expects a integer literal (integer provided)"));
   auto r = test::front_end("BEGIN { $x = strncmp(comm, \"bash\", 4); @m[strncmp(\"a\", \"b\", 1)] = $x; }");
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   CHECK(r.program.info.maps.at(0).key.at(0) == Type::integer(8, false));  // bpftrace: uint64
 }

@@ -30,7 +30,7 @@ std::vector<uint8_t> value_bytes(const Type& t, const std::string& text, int64_t
 
 TEST_CASE("map keys: bytes at ProgramInfo's key offsets print as output decodes them") {
   auto r = test::front_end(R"(BEGIN { @m[comm, "ab", 1, (uint8)2, "xyz"] = 5; })");
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   const MapInfo& m = r.program.info.maps.at(0);
   REQUIRE(m.key.size() == 5);
   REQUIRE(m.layout.key.offsets.size() == m.key.size());
@@ -63,7 +63,7 @@ TEST_CASE("printf records: ProgramInfo's argument offsets are where the formatte
   std::string script = "BEGIN { printf(\"%s|%d|%s|%hhu|%c|%s|%lx\\n\", \"ab\", (int16)-3, comm, "
                        "(uint8)200, 65, \"xyzzy\", (uint32)48879); }";
   auto r = test::front_end(script);
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   const PrintfInfo& p = r.program.info.printfs.at(0);
   REQUIRE(p.format == format);
   REQUIRE(p.args.size() == 7);
@@ -128,6 +128,6 @@ TEST_CASE("the semantic pass accepts a printf exactly when output's formatter do
     bool format_error = !err.hint.empty();
     size_t column = (format_error ? script.find('"') : script.find("printf")) + 1;
     std::string head = "test.bt:1:" + std::to_string(column) + ": error: " + err.what;
-    CHECK(r.errors.substr(0, head.size()) == head);
+    CHECK(test::error_text(r).substr(0, head.size()) == head);
   }
 }

@@ -117,7 +117,7 @@ TEST_CASE("operator precedence and integer typing agree with bpftrace's evaluati
   for (const std::string& e : exprs) program += " printf(\"%d\\n\", " + e + ");";
   program += " exit(); }";
   auto r = test::front_end(program);
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   auto oracle = bpftrace("-e " + shell_quote(program), false);  // warnings go to stderr
   std::vector<std::string> lines = output_lines(oracle.output);
   REQUIRE_MESSAGE(lines.size() == exprs.size(), oracle.output);
@@ -142,7 +142,7 @@ TEST_CASE("printf records are laid out as bpftrace lays them out") {
   for (const std::string& c : calls) {
     std::string program = "BEGIN { " + c + "; }";
     auto r = test::front_end(program);
-    REQUIRE_MESSAGE(r.ok, r.errors);
+    REQUIRE_MESSAGE(r.ok, test::error_text(r));
     const PrintfInfo& p = r.program.info.printfs.at(0);
     std::string ours = "{ i64";
     for (const PrintfArg& a : p.args)
@@ -224,7 +224,7 @@ TEST_CASE("semantic and syntax errors match bpftrace's position and message") {
     std::string want_msg = m[4].str();
     auto r = test::front_end(s, "stdin");
     REQUIRE_MESSAGE(!r.ok, s);
-    const std::string& first = r.errors.substr(0, r.errors.find('\n'));
+    const std::string& first = test::error_text(r).substr(0, test::error_text(r).find('\n'));
     INFO(s);
     INFO("bpftrace: " << m[0].str());
     INFO("ours:     " << first);

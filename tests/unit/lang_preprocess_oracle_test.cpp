@@ -15,6 +15,7 @@
 #include "engine/lang/preprocess.h"
 #include "engine/lang/preprocess_include.h"
 #include "tests/unit/arch_oracle.h"
+#include "tests/unit/lang_fixture.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -46,7 +47,7 @@ Both through_both(const std::string& text, const std::string& cpp_flags = "", Pr
   if (options.system_dirs.empty()) options.system_dirs = {"/nonexistent/rawprobe-test-include"};
   PreprocessResult ours = preprocess(input.string(), text, options);
   b.ours_ok = ours.ok;
-  b.our_errors = ours.errors;
+  b.our_errors = test::error_text(ours);
   b.ours = pp_token_texts(ours.source.text());
   return b;
 }
@@ -215,7 +216,9 @@ TEST_CASE("each architecture's predefined macros are what its gcc predefines") {
       {"loongarch64", "loongarch64-linux-gnu-cpp"},
   };
   int checked = 0;
-  for (const auto& [name, cpp] : compilers) {
+  for (const auto& entry : compilers) {
+    const std::string& name = entry.first;
+    const std::string& cpp = entry.second;
     const arch::Table* table = arch::by_name(name);
     REQUIRE(table);
     std::map<std::string, std::string> gcc = gcc_predefined(cpp);
@@ -269,7 +272,7 @@ TEST_CASE("the built-in <sys/socket.h> constants are the system header's") {
   REQUIRE(fallback.notes.size() == 1);
   // With the system's directories, rawprobe reads the real header (macros only) to the same end.
   PreprocessResult system = preprocess("uses.bt", uses, {});
-  REQUIRE_MESSAGE(system.ok, system.errors);
+  REQUIRE_MESSAGE(system.ok, test::error_text(system));
   CHECK(joined(pp_token_texts(system.source.text())) == "{ " + joined(real_values) + " }");
   for (const std::string& note : system.notes) CHECK(note.find("built-in") == std::string::npos);
 }

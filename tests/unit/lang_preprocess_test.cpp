@@ -13,6 +13,7 @@
 #include "engine/lang/preprocess.h"
 #include "engine/lang/preprocess_include.h"
 #include "tests/unit/arch_oracle.h"
+#include "tests/unit/lang_fixture.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -45,7 +46,7 @@ TEST_CASE("a first line starting with #! is skipped and later lines keep their n
   CHECK(r.source.text().find("#!") == std::string::npos);
   FrontEndResult f = run_front_end(r.source, {});
   REQUIRE_FALSE(f.ok);
-  CHECK(f.errors.find(where("t.bt", script, "; }")) == 0);
+  CHECK(test::error_text(f).find(where("t.bt", script, "; }")) == 0);
   // Anywhere else "#!" is a directive rawprobe does not know.
   PreprocessResult later = run("BEGIN {}\n#!/bin/sh\n");
   CHECK_FALSE(later.ok);
@@ -69,7 +70,7 @@ TEST_CASE("directive lines vanish from the text but every later error keeps its 
   CHECK(r.source.text().find("#define NOT_A_DIRECTIVE") != std::string::npos);  // kept, inside its comment
   FrontEndResult f = run_front_end(r.source, {});
   REQUIRE_FALSE(f.ok);
-  CHECK(f.errors.find(where("t.bt", script, "@;")) == 0);
+  CHECK(test::error_text(f).find(where("t.bt", script, "@;")) == 0);
 }
 
 TEST_CASE("an error inside a macro's expansion points at the macro's use") {
@@ -79,9 +80,9 @@ TEST_CASE("an error inside a macro's expansion points at the macro's use") {
   FrontEndResult f = run_front_end(r.source, {});
   REQUIRE_FALSE(f.ok);
   std::string expect = where("t.bt", script, "BAD;");
-  CHECK(f.errors.find(expect) == 0);
+  CHECK(test::error_text(f).find(expect) == 0);
   // The caret underlines the use as written.
-  CHECK(f.errors.find("\n  $x = BAD;\n       ^~~\n") != std::string::npos);
+  CHECK(test::error_text(f).find("\n  $x = BAD;\n       ^~~\n") != std::string::npos);
 }
 
 TEST_CASE("BPFTRACE_HAVE_BTF is defined exactly when the kernel has BTF") {
@@ -135,7 +136,7 @@ TEST_CASE("quoted includes are searched beside the includer, then -I; their text
   FrontEndResult f = run_front_end(r.source, {});
   REQUIRE_FALSE(f.ok);
   // The syntax error is in the header, reported with the header's path and line.
-  CHECK(f.errors.find(where((dir.path() / "sub" / "defs.h").string(), header, "; }")) == 0);
+  CHECK(test::error_text(f).find(where((dir.path() / "sub" / "defs.h").string(), header, "; }")) == 0);
   CHECK(r.source.text().find(std::to_string(7)) != std::string::npos);
 }
 
@@ -143,14 +144,14 @@ TEST_CASE("a missing header is an error at the #include, naming the header") {
   std::string script = "BEGIN {}\n#include \"nowhere.h\"\n";
   PreprocessResult r = run(script);
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find(where("t.bt", script, "\"nowhere.h\"")) == 0);
-  CHECK(r.errors.find("\"nowhere.h\" not found") != std::string::npos);
+  CHECK(test::error_text(r).find(where("t.bt", script, "\"nowhere.h\"")) == 0);
+  CHECK(test::error_text(r).find("\"nowhere.h\" not found") != std::string::npos);
 
   std::string kernel = "#include <net/sock.h>\nBEGIN {}\n";
   PreprocessResult no_btf = run(kernel);
   REQUIRE_FALSE(no_btf.ok);
-  CHECK(no_btf.errors.find(where("t.bt", kernel, "<net/sock.h>")) == 0);
-  CHECK(no_btf.errors.find("no BTF") != std::string::npos);
+  CHECK(test::error_text(no_btf).find(where("t.bt", kernel, "<net/sock.h>")) == 0);
+  CHECK(test::error_text(no_btf).find("no BTF") != std::string::npos);
   // With BTF the kernel's types come from there: satisfied, and -v says so.
   PreprocessOptions btf;
   btf.have_btf = true;
@@ -167,8 +168,8 @@ TEST_CASE("an error in an included file names that file and the #include that re
   std::string script = "\n#include \"bad.h\"\nBEGIN {}\n";
   PreprocessResult r = run(script, {}, (dir.path() / "s.bt").string());
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find((dir.path() / "bad.h").string() + ":1:") == 0);
-  CHECK(r.errors.find("included from " + (dir.path() / "s.bt").string() + ":2\n") != std::string::npos);
+  CHECK(test::error_text(r).find((dir.path() / "bad.h").string() + ":1:") == 0);
+  CHECK(test::error_text(r).find("included from " + (dir.path() / "s.bt").string() + ":2\n") != std::string::npos);
 }
 
 TEST_CASE("<...> headers give their macros but not their C text; -I comes before the system's") {
@@ -206,7 +207,7 @@ TEST_CASE("--include FILE is read before the script's first line") {
   o.forced_includes = {(dir.path() / "absent.h").string()};
   PreprocessResult missing = run("BEGIN {}\n", o);
   CHECK_FALSE(missing.ok);
-  CHECK(missing.errors.find("absent.h") != std::string::npos);
+  CHECK(test::error_text(missing).find("absent.h") != std::string::npos);
 }
 
 TEST_CASE("#include_next continues after the directory that held the current file") {
@@ -225,7 +226,7 @@ TEST_CASE("include recursion stops with an error instead of exhausting the stack
   write(dir.path() / "self.h", "#include \"self.h\"\n");
   PreprocessResult r = run("#include \"self.h\"\n", {}, (dir.path() / "s.bt").string());
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find("nested too deeply") != std::string::npos);
+  CHECK(test::error_text(r).find("nested too deeply") != std::string::npos);
 }
 
 TEST_CASE("unbalanced conditionals and bad directives are errors at their line") {
@@ -247,7 +248,7 @@ TEST_CASE("unbalanced conditionals and bad directives are errors at their line")
     CAPTURE(c.text);
     PreprocessResult r = run(c.text);
     REQUIRE_FALSE(r.ok);
-    CHECK(r.errors.find(where("t.bt", c.text, c.at)) == 0);
+    CHECK(test::error_text(r).find(where("t.bt", c.text, c.at)) == 0);
   }
 }
 
@@ -257,8 +258,8 @@ TEST_CASE("a macro whose expansion doubles at each level is refused, not expande
   script += "BEGIN { $x = M0; }\n";
   PreprocessResult r = run(script);
   REQUIRE_FALSE(r.ok);
-  CHECK(r.errors.find(where("t.bt", script, "M0;")) == 0);
-  CHECK(r.errors.find("too large") != std::string::npos);
+  CHECK(test::error_text(r).find(where("t.bt", script, "M0;")) == 0);
+  CHECK(test::error_text(r).find("too large") != std::string::npos);
 }
 
 TEST_CASE("deeply nested #if expressions are refused, not a stack overflow") {
@@ -267,7 +268,7 @@ TEST_CASE("deeply nested #if expressions are refused, not a stack overflow") {
     for (int i = 0; i < 100000; ++i) expr += piece;
     PreprocessResult r = run("#if " + expr + "1\n#endif\n");
     REQUIRE_FALSE(r.ok);
-    CHECK(r.errors.find("nested too deeply") != std::string::npos);
+    CHECK(test::error_text(r).find("nested too deeply") != std::string::npos);
   }
 }
 

@@ -30,7 +30,7 @@ Parsed parse(const std::string& text) {
 std::string first_error(const std::string& script) {
   FrontEndResult r = test::front_end(script);
   if (r.ok) return "";
-  return r.errors.substr(0, r.errors.find('\n'));
+  return test::error_text(r).substr(0, test::error_text(r).find('\n'));
 }
 
 }  // namespace

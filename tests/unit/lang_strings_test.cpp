@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/lang/frontend.h"
+#include "tests/unit/lang_fixture.h"
 
 using namespace rawprobe;
 using namespace rawprobe::lang;
@@ -17,7 +18,7 @@ FrontEndResult check(const std::string& text) {
 
 // The first statement's first argument, print(ARG), after checking.
 const Expr& printed(const FrontEndResult& r) {
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   const Stmt& s = *r.program.ast.probes.at(0).body.back();
   REQUIRE(s.expr->kind == ExprKind::Call);
   return *s.expr->operands.at(0);
@@ -56,16 +57,16 @@ TEST_CASE("a literal index past the string's capacity is an error; a non-integer
   // "/" is string[2]: bytes 0 and 1.
   FrontEndResult r = check("BEGIN { print(\"/\"[2]); }");
   CHECK_FALSE(r.ok);
-  CHECK_MESSAGE(r.errors.find("t.bt:1:15: error: the index 2 is out of bounds for string[2] (its bytes are 0 to 1)") !=
+  CHECK_MESSAGE(test::error_text(r).find("t.bt:1:15: error: the index 2 is out of bounds for string[2] (its bytes are 0 to 1)") !=
                     std::string::npos,
-                r.errors);
+                test::error_text(r));
   // comm is string[16].
   r = check("BEGIN { $c = comm; print($c[16]); }");
-  CHECK(r.errors.find("the index 16 is out of bounds for string[16]") != std::string::npos);
+  CHECK(test::error_text(r).find("the index 16 is out of bounds for string[16]") != std::string::npos);
   r = check("BEGIN { $s = \"abc\"; print($s[\"x\"]); }");
-  CHECK_MESSAGE(r.errors.find("t.bt:1:30: error: A string index must be an integer (string[2] given)") !=
+  CHECK_MESSAGE(test::error_text(r).find("t.bt:1:30: error: A string index must be an integer (string[2] given)") !=
                     std::string::npos,
-                r.errors);
+                test::error_text(r));
 }
 
 TEST_CASE("strstr and memcmp are int64; strcap is the capacity, known when checked") {
@@ -92,27 +93,27 @@ TEST_CASE("strstr and memcmp are int64; strcap is the capacity, known when check
 
 TEST_CASE("the string functions refuse what they cannot take, saying what to do") {
   FrontEndResult r = check("BEGIN { print(strstr(1, \"a\")); }");
-  CHECK(r.errors.find("strstr() only supports string arguments (integer provided)") != std::string::npos);
+  CHECK(test::error_text(r).find("strstr() only supports string arguments (integer provided)") != std::string::npos);
   r = check("struct S { int x; }; BEGIN { print(strcap((struct S *)curtask)); }");
-  CHECK_MESSAGE(r.errors.find(": read the string first, strcap(str(p))") != std::string::npos, r.errors);
+  CHECK_MESSAGE(test::error_text(r).find(": read the string first, strcap(str(p))") != std::string::npos, test::error_text(r));
   r = check("BEGIN { print(memcmp(comm, \"ab\", 4)); }");
-  CHECK_MESSAGE(r.errors.find("t.bt:1:34: error: memcmp() of 4 bytes, but string[16] and string[3] hold only 3 in "
+  CHECK_MESSAGE(test::error_text(r).find("t.bt:1:34: error: memcmp() of 4 bytes, but string[16] and string[3] hold only 3 in "
                               "common: compare at most that many") != std::string::npos,
-                r.errors);
+                test::error_text(r));
   r = check("BEGIN { print(memcmp(comm, 5, 1)); }");
-  CHECK(r.errors.find("memcmp() compares strings or arrays; its right side is int64") != std::string::npos);
+  CHECK(test::error_text(r).find("memcmp() compares strings or arrays; its right side is int64") != std::string::npos);
   r = check("BEGIN { @m[1] = 1; print(len(@m[1])); }");
-  CHECK(r.errors.find("len() counts a whole map: write len(@m), without a key") != std::string::npos);
+  CHECK(test::error_text(r).find("len() counts a whole map: write len(@m), without a key") != std::string::npos);
   r = check("BEGIN { print(len(comm)); }");
-  CHECK(r.errors.find("give it a map, not a string[16] (strlen() is a string's length)") != std::string::npos);
+  CHECK(test::error_text(r).find("give it a map, not a string[16] (strlen() is a string's length)") != std::string::npos);
   CHECK(check("BEGIN { print(len(ustack)); print(len(kstack(3))); }").ok);
   CHECK(check("BEGIN { @s = kstack; print(len(@s)); }").ok);  // a map, of one element
   r = check("BEGIN { $s = kstack; print(len($s)); }");
-  CHECK(r.errors.find("len() counts a stack's frames where it is taken: write len(kstack)") != std::string::npos);
+  CHECK(test::error_text(r).find("len() counts a stack's frames where it is taken: write len(kstack)") != std::string::npos);
   r = check("BEGIN { static_assert(pid > 0, \"x\"); }");
-  CHECK(r.errors.find("t.bt:1:23: error: static_assert()'s condition must be known") != std::string::npos);
+  CHECK(test::error_text(r).find("t.bt:1:23: error: static_assert()'s condition must be known") != std::string::npos);
   r = check("BEGIN { static_assert(sizeof(comm) == 15, \"comm is 16\"); }");
-  CHECK(r.errors.find("t.bt:1:9: error: static assertion failed: comm is 16") != std::string::npos);
+  CHECK(test::error_text(r).find("t.bt:1:9: error: static assertion failed: comm is 16") != std::string::npos);
   CHECK(check("BEGIN { static_assert(sizeof(comm) == 16 && 2 * 3 > 5, \"fine\"); }").ok);
   CHECK(printed(check("BEGIN { print(usermode); }")).type == Type::integer(1, false));
 }
@@ -121,12 +122,12 @@ TEST_CASE("assert_str accepts what is string-like, by strings.bt's rule, and say
   CHECK(check("BEGIN { assert_str(comm); assert_str(\"x\"); assert_str((int8 *)curtask); }").ok);
   CHECK(check("struct S { char name[8]; int n[2]; }; BEGIN { $s = (struct S *)curtask; assert_str($s->name); }").ok);
   FrontEndResult r = check("BEGIN { assert_str(1); }");
-  CHECK(r.errors.find("t.bt:1:20: error: string-like values must be either strings, arrays or pointers (int64 given)") !=
+  CHECK(test::error_text(r).find("t.bt:1:20: error: string-like values must be either strings, arrays or pointers (int64 given)") !=
         std::string::npos);
   r = check("BEGIN { assert_str((int32 *)curtask); }");
-  CHECK(r.errors.find("string-like pointers must point to a char-like type (int32 * given)") != std::string::npos);
+  CHECK(test::error_text(r).find("string-like pointers must point to a char-like type (int32 * given)") != std::string::npos);
   r = check("struct S { char name[8]; int n[2]; }; BEGIN { $s = (struct S *)curtask; assert_str($s->n); }");
-  CHECK_MESSAGE(r.errors.find("string-like arrays must contain a char-like type (int[2] given)") != std::string::npos,
-                r.errors);
+  CHECK_MESSAGE(test::error_text(r).find("string-like arrays must contain a char-like type (int[2] given)") != std::string::npos,
+                test::error_text(r));
 }
 

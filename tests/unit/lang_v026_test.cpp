@@ -9,6 +9,7 @@
 #include "engine/base/type_names.h"
 #include "engine/lang/frontend.h"
 #include "engine/lang/settings.h"
+#include "tests/unit/lang_fixture.h"
 
 using namespace rawprobe;
 using namespace rawprobe::lang;
@@ -44,7 +45,7 @@ uint64_t printed_literal(const FrontEndResult& r) {
 // The type of the argument of the block's last statement, print(ARG).
 std::string printed_type(const std::string& text) {
   FrontEndResult r = check(text);
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   const Stmt& s = *r.program.ast.probes.at(0).body.back();
   REQUIRE(s.expr->kind == ExprKind::Call);
   return type_name(s.expr->operands.at(0)->type);
@@ -56,7 +57,7 @@ TEST_CASE("a config block sets the registry's variables, in any of the spellings
   // docs: "`BPFTRACE_STACK_MODE`, `STACK_MODE`, and `stack_mode` are equivalent."
   for (const char* name : {"stack_mode", "STACK_MODE", "BPFTRACE_STACK_MODE"}) {
     FrontEndResult r = check(std::string("config = { ") + name + " = perf; max_map_keys = 2 }\nBEGIN { }\n");
-    INFO(name, r.errors);
+    INFO(name, test::error_text(r));
     REQUIRE(r.ok);
     CHECK(r.settings.stack_mode == StackMode::Perf);
     CHECK(r.settings.max_map_keys == 2);
@@ -81,15 +82,15 @@ TEST_CASE("a config block sets the registry's variables, in any of the spellings
 TEST_CASE("config block errors name the variable, what it takes and where") {
   FrontEndResult r = check("config = { max_strln = 10 }\nBEGIN { }\n");
   CHECK_FALSE(r.ok);
-  CHECK(r.errors.find("t.bt:1:12: error: unknown config variable 'max_strln'; did you mean 'max_strlen'?") !=
+  CHECK(test::error_text(r).find("t.bt:1:12: error: unknown config variable 'max_strln'; did you mean 'max_strlen'?") !=
         std::string::npos);
   r = check("config = {\n  missing_probes = wran;\n}\nBEGIN { }\n");
-  CHECK(r.errors.find("t.bt:2:20: error: config variable missing_probes takes one of error, warn, ignore, not 'wran'") !=
+  CHECK(test::error_text(r).find("t.bt:2:20: error: config variable missing_probes takes one of error, warn, ignore, not 'wran'") !=
         std::string::npos);
   r = check("config = { max_strlen = \"big\" }\nBEGIN { }\n");
-  CHECK(r.errors.find("max_strlen takes a non-negative integer, not 'big'") != std::string::npos);
+  CHECK(test::error_text(r).find("max_strlen takes a non-negative integer, not 'big'") != std::string::npos);
   r = check("config = { print_maps_on_exit = 2 }\nBEGIN { }\n");
-  CHECK(r.errors.find("print_maps_on_exit takes true or false, not '2'") != std::string::npos);
+  CHECK(test::error_text(r).find("print_maps_on_exit takes true or false, not '2'") != std::string::npos);
 }
 
 TEST_CASE("environment variables beat the config block, as 0.26.1 documents") {
@@ -109,7 +110,7 @@ TEST_CASE("environment variables beat the config block, as 0.26.1 documents") {
   r = check("BEGIN { }\n", {}, {{"BPFTRACE_NO_CPP_DEMANGLE", "1"}});
   CHECK_FALSE(r.settings.cpp_demangle);
   r = check("BEGIN { }\n", {}, {{"BPFTRACE_MAP_KEYS_MAX", "many"}});
-  CHECK(r.errors.find("max_map_keys takes a non-negative integer, not 'many' (from the environment variable "
+  CHECK(test::error_text(r).find("max_map_keys takes a non-negative integer, not 'many' (from the environment variable "
                       "BPFTRACE_MAP_KEYS_MAX)") != std::string::npos);
 }
 
@@ -134,26 +135,26 @@ TEST_CASE("duration literals are nanoseconds") {
   CHECK(printed_literal(check("BEGIN { print(5u); }")) == 5ull);
   CHECK(printed_literal(check("BEGIN { print(5ul); }")) == 5ull);
   FrontEndResult r = check("BEGIN { print(5sec); }");
-  CHECK(r.errors.find("invalid integer literal '5s...'") != std::string::npos);
+  CHECK(test::error_text(r).find("invalid integer literal '5s...'") != std::string::npos);
 }
 
 TEST_CASE("let declares a variable, with or without a value or a type") {
   // docs' example under "Variables and Maps", in a probe.
   FrontEndResult r = check("BEGIN { let $a = 1; let $b; if ($a == 1) { $b = \"hello\"; $a = 2; } }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   r = check("BEGIN { let $x: uint16 = 7; $y = $x; }");
   REQUIRE(r.ok);
   CHECK(r.program.ast.probes[0].body[0]->expr->type.size == 2);
   r = check("BEGIN { let $x: float = 7; }");
-  CHECK(r.errors.find("unknown type 'float' for $x: use one of uint8 .. uint64, int8 .. int64, bool") !=
+  CHECK(test::error_text(r).find("unknown type 'float' for $x: use one of uint8 .. uint64, int8 .. int64, bool") !=
         std::string::npos);
 }
 
 TEST_CASE("if and while take a condition without parentheses") {
   FrontEndResult r = check("BEGIN { $i = 0; while $i < 5 { $i++; } if $i == 5 { print(1); } else if $i { print(2); } }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   r = check("BEGIN { if { } }");
-  CHECK(r.errors.find("expected a condition after 'if', found '{'") != std::string::npos);
+  CHECK(test::error_text(r).find("expected a condition after 'if', found '{'") != std::string::npos);
 }
 
 TEST_CASE("macros expand by 0.26.1's rules") {
@@ -168,23 +169,23 @@ TEST_CASE("macros expand by 0.26.1's rules") {
   r = check(std::string(macros) + "BEGIN { print(one); }");
   CHECK(printed_literal(r) == 1);
   r = check(std::string(macros) + "BEGIN { $a = 10; print(add_one($a)); @b = 5; add_one_to_each($a, @b); print(add_two(1)); }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   // The macro's own variables are not the caller's.
   r = check("macro set() { $x = \"text\"; }\nBEGIN { $x = 1; set(); $y = $x + 1; }");
-  CHECK_MESSAGE(r.ok, r.errors);
+  CHECK_MESSAGE(r.ok, test::error_text(r));
   // docs' invalid usages.
   r = check("macro unhygienic_access() { @x++ }\nBEGIN { @x = 1; unhygienic_access(); }");
-  CHECK(r.errors.find("macro unhygienic_access uses the map @x, which is not passed to it") != std::string::npos);
+  CHECK(test::error_text(r).find("macro unhygienic_access uses the map @x, which is not passed to it") != std::string::npos);
   r = check("macro wrong_parameter_type($x) { $x++ }\nBEGIN { @x = 1; wrong_parameter_type(@x); }");
-  CHECK(r.errors.find("macro wrong_parameter_type expects a scratch variable for its parameter $x") != std::string::npos);
+  CHECK(test::error_text(r).find("macro wrong_parameter_type expects a scratch variable for its parameter $x") != std::string::npos);
   r = check("macro wrong_parameter_type($x) { $x++ }\nBEGIN { wrong_parameter_type(1 + 1); }");
-  CHECK(r.errors.find("expects a scratch variable") != std::string::npos);
+  CHECK(test::error_text(r).find("expects a scratch variable") != std::string::npos);
   r = check("macro f(a, b) { a + b }\nBEGIN { print(f(1)); }");
-  CHECK(r.errors.find("macro f takes 2 arguments, 1 given") != std::string::npos);
+  CHECK(test::error_text(r).find("macro f takes 2 arguments, 1 given") != std::string::npos);
   r = check("macro loop() { loop() }\nBEGIN { print(loop()); }");
-  CHECK(r.errors.find("expands more than 64 levels deep") != std::string::npos);
+  CHECK(test::error_text(r).find("expands more than 64 levels deep") != std::string::npos);
   r = check("macro two() { $t = 1; $t }\nBEGIN { print(two() + 1); }");
-  CHECK(r.errors.find("macro two is used as a value, but it has statements before its value") != std::string::npos);
+  CHECK(test::error_text(r).find("macro two is used as a value, but it has statements before its value") != std::string::npos);
 }
 
 TEST_CASE("getopt reads named options after --, typed by its default") {
@@ -199,25 +200,25 @@ TEST_CASE("getopt reads named options after --, typed by its default") {
   REQUIRE(r.ok);
   CHECK(r.program.ast.probes[0].body[0]->expr->operands[0]->str == "abc");
   r = check("BEGIN { print(getopt(\"depth\", 35)); }", {"--depth=deep"});
-  CHECK(r.errors.find("option --depth takes an integer (e.g. --depth=35), not 'deep'") != std::string::npos);
+  CHECK(test::error_text(r).find("option --depth takes an integer (e.g. --depth=35), not 'deep'") != std::string::npos);
   r = check("BEGIN { print(getopt(\"depth\", 35)); }", {"--dpeth=3"});
-  CHECK(r.errors.find("unexpected program command line option --dpeth; did you mean 'depth'?: expected program options: --depth") !=
+  CHECK(test::error_text(r).find("unexpected program command line option --dpeth; did you mean 'depth'?: expected program options: --depth") !=
         std::string::npos);
 }
 
 TEST_CASE("map declarations take 0.26's four kinds and must fit the value") {
   // docs "Map Declarations": hash, lruhash, percpuhash, percpulruhash, with max entries.
   FrontEndResult r = check("let @a = lruhash(100);\nlet @b = percpulruhash(20);\nBEGIN { @a[1] = 2; @b[1] = count(); }");
-  REQUIRE_MESSAGE(r.ok, r.errors);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
   REQUIRE(r.program.ast.map_decls.size() == 2);
   CHECK(r.program.ast.map_decls[0].max_entries == 100);
   CHECK(r.program.ast.map_decls[1].kind == "percpulruhash");
   r = check("let @a = arrayhash(10);\nBEGIN { @a[1] = 2; }");
-  CHECK(r.errors.find("unknown map type 'arrayhash'") != std::string::npos);
+  CHECK(test::error_text(r).find("unknown map type 'arrayhash'") != std::string::npos);
   r = check("let @a = hash(0);\nBEGIN { @a[1] = 2; }");
-  CHECK(r.errors.find("a map holds 1 to 4294967295 entries, not 0") != std::string::npos);
+  CHECK(test::error_text(r).find("a map holds 1 to 4294967295 entries, not 0") != std::string::npos);
   r = check("let @a = hash(10);\nBEGIN { @a[1] = count(); }");
-  CHECK(r.errors.find("map @a holds an aggregation, which needs a per-CPU map") != std::string::npos);
+  CHECK(test::error_text(r).find("map @a holds an aggregation, which needs a per-CPU map") != std::string::npos);
 }
 
 // The bool type (bpftrace 0.22 on; docs/language.md "Data Types": bool is `true` or `false`).
@@ -250,7 +251,7 @@ TEST_CASE("a variable given a bool and an integer holds integers, as 0.17 script
 TEST_CASE("(bool) of a value without a truth value is refused, naming it") {
   FrontEndResult r = check("BEGIN { @c = count(); $b = (bool)@c; }");
   CHECK_FALSE(r.ok);
-  CHECK_MESSAGE(r.errors.find("t.bt:1:28: error: Cannot cast from 'count' to 'bool': only an integer, a pointer or a "
+  CHECK_MESSAGE(test::error_text(r).find("t.bt:1:28: error: Cannot cast from 'count' to 'bool': only an integer, a pointer or a "
                               "string has a truth value") != std::string::npos,
-                r.errors);
+                test::error_text(r));
 }

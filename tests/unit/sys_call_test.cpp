@@ -21,28 +21,17 @@
 #include "engine/sys/perf.h"
 #include "engine/sys/proc_mem.h"
 #include "tests/unit/sys_fixture.h"
+#include "tests/unit/sys_trace_support.h"
 
 using namespace rawprobe;
 using namespace rawprobe::sys;
 
 namespace {
 
-// Collects trace lines for the lifetime of the object.
-struct TraceCapture {
-  std::vector<std::string> lines;
-  TraceCapture() {
-    set_trace_sink([this](const std::string& line) { lines.push_back(line); });
-  }
-  ~TraceCapture() { set_trace_sink({}); }
-};
+using testing::hex_of;
+using testing::TraceCapture;
 
 uint64_t address_of(const volatile uint16_t* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
-
-std::string hex_of(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 }  // namespace
 

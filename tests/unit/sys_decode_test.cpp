@@ -17,6 +17,7 @@
 #include "engine/sys/pmu.h"
 #include "engine/sys/uapi_compat.h"
 #include "tests/unit/sys_fixture.h"
+#include "tests/unit/sys_trace_support.h"
 
 using namespace rawprobe;
 using namespace rawprobe::sys;
@@ -37,12 +38,7 @@ union bpf_attr zeroed() {
   return a;
 }
 
-// "0x..." of a number, the way the test expects it (not the decoder's own helper).
-std::string hex_of(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
+using testing::hex_of;
 
 }  // namespace
 

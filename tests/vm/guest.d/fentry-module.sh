@@ -11,15 +11,8 @@
 #                             number of programs loaded equals the functions listed by
 #                             -l 'fentry:dummy:dummy_*' (one per distinct function: the
 #                             verifier checks each against its own prototype)
-if ! err=$(vm_load_module dummy 2>&1); then
-  vm_result fentry-module/load FAIL "dummy: $err"
-  exit 0
-fi
-links="fm0 fm1 fm2"
-cat >child.sh <<EOF2
-for l in $links; do ip link add name \$l type dummy && echo added \$l; done
-for l in $links; do ip link del \$l; done
-EOF2
+vm_require_module dummy fentry-module/load || exit 0
+vm_dummy_links_child child.sh fm0 fm1 fm2
 
 "$RAWPROBE" --trace-syscalls -o out.count \
   -e 'fentry:dummy:dummy_setup { @calls = count(); @nonnull = sum(args.dev != 0); }' \

@@ -3,10 +3,7 @@
 # functions become what kprobe:MODULE:FUNC resolves against: text symbols tagged [dummy] in
 # /proc/kallsyms and traceable functions tagged [dummy] in available_filter_functions.
 # dummy (drivers/net/dummy.c) is a module on both stock kernels and has no hardware to need.
-if ! err=$(vm_load_module dummy 2>&1); then
-  vm_result modules:load FAIL "dummy: $err"
-  exit 0
-fi
+vm_require_module dummy modules:load || exit 0
 if grep -q '^dummy ' /proc/modules; then
   vm_result modules:load PASS "dummy is in /proc/modules"
 else

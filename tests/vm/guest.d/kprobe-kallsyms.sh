@@ -19,9 +19,7 @@
 # The expected list leaves out the padding symbols, which is what the padding check justifies.
 T=/sys/kernel/tracing
 D=/sys/kernel/debug
-if ! err=$(vm_load_module dummy 2>&1); then
-  vm_result kprobe-kallsyms/module FAIL "dummy: $err"
-fi
+vm_require_module dummy kprobe-kallsyms/module
 # The oracle's inputs, read while tracefs and debugfs are mounted. The blacklist lines are
 # "0xSTART-0xEND<TAB>name" or "...name [module]": one "name [module]" key each.
 awk '{ print $2 " " $3 }' "$D/kprobes/blacklist" >blacklist

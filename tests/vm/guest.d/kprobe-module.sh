@@ -22,10 +22,7 @@
 #                                   names the module as not loaded and says where the
 #                                   function is (kprobe:dummy:dummy_setup)
 T=/sys/kernel/tracing
-if ! err=$(vm_load_module dummy 2>&1); then
-  vm_result kprobe-module/load FAIL "dummy: $err"
-  exit 0
-fi
+vm_require_module dummy kprobe-module/load || exit 0
 grep ' \[dummy\]$' "$T/available_filter_functions" | awk '{ print "kprobe:dummy:" $1 }' | sort >expected-list
 
 "$RAWPROBE" -l 'kprobe:dummy:*' >listed 2>listed.err
@@ -50,12 +47,7 @@ program=""
 for f in $on_add $on_del; do
   program="$program kprobe:dummy:$f { @[\"$f\"] = count(); }"
 done
-links="h1mod0 h1mod1"
-# The child adds each link, lists it, deletes it, and says which steps succeeded.
-cat >child.sh <<EOF
-for l in $links; do ip link add name \$l type dummy && ip link show \$l >/dev/null && echo added \$l; done
-for l in $links; do ip link del \$l && echo deleted \$l; done
-EOF
+vm_dummy_links_child child.sh h1mod0 h1mod1
 
 for mode in pmu legacy; do
   "$RAWPROBE" --attach-mode="$mode" -o "out.$mode" -e "$program" -c "sh $PWD/child.sh" \

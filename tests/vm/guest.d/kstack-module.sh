@@ -8,15 +8,8 @@
 #   kstack-module/text    @[kstack]: the same frames as NAME+OFF lines, 4 spaces in, in the
 #                         same order (bpftrace's text form)
 #   kstack-module/clean   no rawprobe_* event left afterwards
-if ! err=$(vm_load_module dummy 2>&1); then
-  vm_result kstack-module/load FAIL "dummy: $err"
-  exit 0
-fi
-links="h1stk0 h1stk1"
-cat >child.sh <<EOF2
-for l in $links; do ip link add name \$l type dummy && echo added \$l; done
-for l in $links; do ip link del \$l; done
-EOF2
+vm_require_module dummy kstack-module/load || exit 0
+vm_dummy_links_child child.sh h1stk0 h1stk1
 "$RAWPROBE" -o out.stk -e 'kprobe:dummy:dummy_setup { @p[kstack(perf)] = count(); @t[kstack] = count(); }' \
   -c "sh $PWD/child.sh" >child.stk 2>err.stk
 rc=$?

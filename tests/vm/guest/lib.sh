@@ -9,8 +9,9 @@
 # the host parses only the ttyS1 copy. Fields are split on spaces, so NAME gets '_' for any
 # character outside [A-Za-z0-9_.:/+=-] and DETAIL is flattened onto one line.
 #
-# Also vm_config_enabled CONFIG_X, vm_load_module NAME, vm_rawprobe_events, vm_result_clean
-# NAME RC and vm_report_value FILE KEY, below.
+# Also vm_config_enabled CONFIG_X, vm_load_module NAME, vm_require_module NAME RESULT,
+# vm_dummy_links_child FILE LINK..., vm_rawprobe_events, vm_result_clean NAME RC and
+# vm_report_value FILE KEY, below.
 #
 # Environment a test can use (set by init):
 #   RAWPROBE          the static rawprobe binary
@@ -56,6 +57,28 @@ vm_load_module() {
   for _vm_mod in $(cat "$_vm_order"); do
     [ -d "/sys/module/$_vm_mod" ] || insmod "$_vm_dir/$_vm_mod.ko" || return 1
   done
+}
+
+# vm_require_module NAME RESULT: vm_load_module NAME, or a FAIL under RESULT saying why and a
+# false return, for `vm_require_module dummy mytest/load || exit 0`.
+vm_require_module() {
+  if ! _vm_err=$(vm_load_module "$1" 2>&1); then
+    vm_result "$2" FAIL "$1: $_vm_err"
+    return 1
+  fi
+}
+
+# vm_dummy_links_child FILE LINK...: writes FILE, a script for `rawprobe -c "sh FILE"` that adds
+# a dummy link (the dummy module) of each name, lists it, then deletes each, printing "added
+# LINK" and "deleted LINK" for the steps that succeeded: the counts the kernel's calls of the
+# module's functions (dummy_setup once per link added, ...) are checked against.
+vm_dummy_links_child() {
+  _vm_file=$1
+  shift
+  cat >"$_vm_file" <<EOF
+for l in $*; do ip link add name \$l type dummy && ip link show \$l >/dev/null && echo added \$l; done
+for l in $*; do ip link del \$l && echo deleted \$l; done
+EOF
 }
 
 # vm_rawprobe_events: the rawprobe_* lines of kprobe_events and uprobe_events, as the kernel

@@ -1,8 +1,8 @@
 """event stream: samples/bench_events.c makes getpgid(0) calls at a fixed rate; the script
 printf()s one line, "event 0", per sys_enter_getpgid of that program.
 
-The tracer's stdout is /dev/null (issue 7: the per-event rows must not be decided by a
-terminal or a reader). Delivered = bytes the tracer wrote to stdout between the start of the
+The tracer's stdout is /dev/null (the per-event rows must not be decided by a terminal or a
+reader). Delivered = bytes the tracer wrote to stdout between the start of the
 workload and the moment its output stopped growing (/proc/PID/io wchar, see
 benchlib/process.py), divided by the line's 8 bytes; lost = calls the workload made less
 those delivered (so silent drops count too; a "Lost N events" line is never an event line).

@@ -3,7 +3,7 @@ the same probes (the names only bpftrace or only rawprobe lists are written to b
 
 The large library is OpenJDK 17's libjvm.so: ~48,000 functions and ~500 USDT probes
 (`make bench` installs openjdk-17-jre-headless when it is missing). Also USDT of python3.11
-and every tracepoint. The libjvm uprobe listing is also issue 3's ELF benchmark: loading
+and every tracepoint. The libjvm uprobe listing is also the ELF layer's benchmark: loading
 the library and listing every function must take well under 100 ms (an absolute goal on
 rawprobe's time, bpftrace shown for reference)."""
 import glob
@@ -54,7 +54,7 @@ def measure(ctx):
         measures.append(_same_list(pattern, listed))
         if pattern and pattern.startswith("uprobe:") and "libjvm" in pattern:
             measures.append(Measure(
-                "ELF load (issue 3)", f"load libjvm.so and list its {lines.get('rawprobe') or '?'} "
+                "ELF load", f"load libjvm.so and list its {lines.get('rawprobe') or '?'} "
                 "functions", "ms", rp["wall"], bt["wall"],
                 Goal(f"< {ELF_BENCH_MS} ms (rawprobe)", check=lambda r, _b: r < ELF_BENCH_MS),
                 [f"the same runs as -l '{pattern}'; exec to exit, /usr/bin/time wrapper included"]))

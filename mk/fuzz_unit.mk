@@ -1,0 +1,20 @@
+# The unit suite built from the fuzz build's objects: `make $(FUZZ_DIR)/unit-tests`.
+# The fuzz targets already compile every library with clang under ASan and UBSan (mk/fuzz.mk);
+# their coverage instrumentation (fuzzer-no-link) only calls hooks that the sanitizer runtime
+# defines as no-ops when libFuzzer is not linked. So the unit suite linked against those same
+# archives runs under both sanitizers without compiling the engine a third time, which is what
+# CI's asan-unit suite runs (mk/ci_suites.mk). `make asan` keeps its own g++ build.
+FUZZ_UNIT_OBJS := $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(wildcard tests/unit/*.cpp)) \
+                  $(patsubst tests/fuzz/%.cpp,$(FUZZ_DIR)/obj/fuzz-replay/%.o,$(wildcard tests/fuzz/*_fuzz.cpp))
+FUZZ_ALL_LIBS  := $(foreach d,$(LIB_DIRS),$(if $(call lib_srcs,$(d)),$(call fuzz_lib,$(d))))
+
+# The replay entry points, as mk/fuzz_replay.mk makes them for the plain build.
+$(FUZZ_DIR)/obj/fuzz-replay/%.o: tests/fuzz/%.cpp tests/fuzz/replay_entry.h tests/fuzz/replay.h
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -DLLVMFuzzerTestOneInput=rawprobe_replay_$* \
+	  -DFUZZ_TARGET_NAME='"$*"' -include tests/fuzz/replay_entry.h -c $< -o $@
+
+$(FUZZ_DIR)/unit-tests: $(FUZZ_UNIT_OBJS) $(FUZZ_ALL_LIBS)
+	$(FUZZ_CXX) -fsanitize=$(FUZZ_SAN) -o $@ $(FUZZ_UNIT_OBJS) -Wl,--start-group $(FUZZ_ALL_LIBS) -Wl,--end-group $(LDLIBS)
+fuzz-unit-tests: $(FUZZ_DIR)/unit-tests
+.PHONY: fuzz-unit-tests
