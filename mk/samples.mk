@@ -5,14 +5,17 @@
 #   $(BUILD)/samples/static/<name>   the same, -static, for the VM harness's initramfs
 SAMPLES_CC     ?= gcc
 SAMPLES_CFLAGS := -O0
-SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes
+SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes watch_calls
 SAMPLE_LIBS_read_rand := -lpthread
 # Fixed addresses of its globals, so the pointers a script prints agree between runs.
 SAMPLE_LIBS_struct_arg := -no-pie
 SAMPLE_LIBS_watch_writes := -no-pie
 
 SAMPLES        := $(addprefix $(BUILD)/samples/,$(SAMPLE_NAMES))
-STATIC_SAMPLES := $(addprefix $(BUILD)/samples/static/,$(SAMPLE_NAMES))
+# The VM's benchmark workload (guest.d/fentry-cost.sh): make bench builds it -O2 for the host
+# (mk/bench.mk); the guest, which runs only static programs, gets this build.
+STATIC_ONLY_SAMPLES := bench_getppid
+STATIC_SAMPLES := $(addprefix $(BUILD)/samples/static/,$(SAMPLE_NAMES) $(STATIC_ONLY_SAMPLES))
 
 $(SAMPLES): $(BUILD)/samples/%: samples/%.c
 	@mkdir -p $(@D)

@@ -49,6 +49,8 @@ std::string argument_type_name(const Type& t) {
   if (t.is_string()) return "string";
   if (t.kind == TypeKind::Tuple) return "tuple";  // bpftrace: "(tuple supplied)"
   if (t.kind == TypeKind::Buffer || t.kind == TypeKind::BufferHex) return "buffer";
+  if (t.kind == TypeKind::Array) return "array";    // bpftrace: "(array supplied)"
+  if (t.kind == TypeKind::Record) return "record";  // bpftrace: "(record supplied)"
   return type_name(t);
 }
 

@@ -21,6 +21,9 @@
 //   kAsyncTime               time("fmt"): { u64 id; u64 format } (ProgramInfo::time_formats)
 //   kAsyncPrintValue         print(expr): { u64 id; u64 value_id; bytes... } (print_values)
 //   kAsyncNewPid             { u64 id; u64 pid }: the first user address of process `pid`
+//   kAsyncWatchpointAttach   { u64 id; u64 watch_id; u64 address; u64 stopped }:
+//                            watchpoint:FUNC+argN's FUNC was entered with argN = address;
+//                            stopped: the tracee waits for SIGCONT (0: asyncwatchpoint)
 //                            was taken (ustack, usym): user space reads its mappings now,
 //                            while it lives. `.pids` (pids_map), an LRU hash of the pids
 //                            announced, keeps this to once per process.

@@ -198,6 +198,8 @@ class ProgramGen {
   void string_literal(const std::string& text, uint32_t slot, Place dst);
   // An aggregate value on the stack (a fresh slot), for comparing or copying.
   Place materialize(const lang::Expr& e);
+  // Compares two arrays of one size byte for byte (gen_array_compare.cpp).
+  void array_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target);
   // Compares the strings up to a NUL in both, and at most `limit` bytes.
   void string_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target,
                              uint32_t limit = UINT32_MAX);
@@ -304,6 +306,12 @@ class ProgramGen {
   void simple_event(uint64_t id, std::initializer_list<uint64_t> fields);
   // The registry's generate hooks (engine/lang/functions.def).
   void printf_call(const lang::Expr& e);
+  // gen_watchpoint.cpp: the program of watchpoint:FUNC+argN's uprobe on FUNC
+  bool is_watchpoint_setup() const;
+  void watchpoint_setup();
+  // gen_seq_printf.cpp: printf in a pinned iterator, through bpf_seq_printf
+  bool in_pinned_iterator() const;
+  void seq_printf_call(const lang::Expr& e);
   void print_call(const lang::Expr& e);
   // gen_map_keys.cpp: delete(@m[k]) and delete(@m, k), 1 when an element went; has_key(@m, k)
   IntVal delete_int(const lang::Expr& e);

@@ -212,7 +212,7 @@ IntVal ProgramGen::slot_value(const Expr& e, const std::string& name) {
 }
 
 void ProgramGen::field_into(const Expr& e, uint32_t slot, Place dst) {
-  if (!e.type.is_string()) {
+  if (!e.type.is_string() && e.type.kind != TypeKind::Array) {
     IntVal v = field_int(e);
     store_int(v, 8, dst);
     release(v);

@@ -6,7 +6,7 @@
 //   strerror(e)         the u64 e; user space prints strerror(e) (runtime/value_text.h)
 //   ntop([af,] a)       { u64 family; u8 addr[16] }: an integer a's 8 bytes, or a 4- or
 //                       16-byte array's; user space prints inet_ntop(family, addr)
-//   pton("::1")         the address's bytes, a constant
+//   pton("::1")         the address's bytes (an unsigned int8[16]), a constant
 //   macaddr(a)          a's 6 bytes
 #include <bit>
 #include <sys/socket.h>

@@ -235,6 +235,7 @@ Place ProgramGen::scratch_record(uint32_t size, bpf::Label skip) {
 }
 
 void ProgramGen::printf_call(const Expr& e) {
+  if (in_pinned_iterator()) return seq_printf_call(e);
   const lang::PrintfInfo& info = script_.info().printfs[e.call_id];
   std::vector<Type> types;
   for (const lang::PrintfArg& a : info.args) types.push_back(a.type);

@@ -96,6 +96,7 @@ void ProgramGen::compare_branch(const Expr& e, bool when, bpf::Label target) {
     bool equal_when = (e.op == Op::Eq) == when;
     return string_compare_branch(l, r, equal_when, target);
   }
+  if (l.type.kind == TypeKind::Array) return array_compare_branch(l, r, (e.op == Op::Eq) == when, target);
   bool is_signed = l.type.is_signed && r.type.is_signed;
   Rel rel = rel_of(e.op);
   if (!when) rel = negate(rel);

@@ -60,7 +60,9 @@ IntVal ProgramGen::base_address(const Expr& base, bool& user) {
 }
 
 IntVal ProgramGen::address_of(const Expr& e, bool& user) {
-  switch (e.kind) {
+  // An array field of a tracepoint's record (args->saddr) is copied to the stack first.
+  bool copied = e.kind == ExprKind::Call || is_args_field(e);
+  switch (copied ? ExprKind::Call : e.kind) {
     case ExprKind::Deref: {
       const Expr& p = *e.operands[0];
       user = p.type.is_pointer() ? p.type.user_memory : is_user_probe();
@@ -80,13 +82,16 @@ IntVal ProgramGen::address_of(const Expr& e, bool& user) {
       }
       return apply(lang::Op::Add, addr, idx, false);
     }
-    case ExprKind::Variable: {
-      // A struct copied into a variable lives on this program's stack.
+    case ExprKind::Variable:
+    case ExprKind::Call: {
+      // A struct copied into a variable lives on this program's stack; so does an array a
+      // call makes (pton("::1")[15]), written there first.
       user = false;
+      int32_t slot = copied ? materialize(e).off : variable_slot(e);
       Temp t = regs_.take();
       Reg r = target_reg(t, bpf::R1);
       b_.mov(r, bpf::R10);
-      b_.alu(bpf::Op::Add, r, variable_slot(e));
+      b_.alu(bpf::Op::Add, r, slot);
       set(t, r);
       return IntVal::in_temp(t);
     }

@@ -105,6 +105,11 @@ void ProgramGen::annotate(lang::Span span) {
 Status ProgramGen::generate() {
   regs_.set_registers(temp_registers());
   exit_label_ = b_.new_label("exit");
+  if (is_watchpoint_setup()) {  // not the block's body: it runs on the watchpoint
+    watchpoint_setup();
+    if (error_) return *error_;
+    return {};
+  }
 
   // Scratch variables: one slot each for the whole program, sized by their widest value.
   auto collect = [&](const Expr& e) {

@@ -1,10 +1,13 @@
 #include "engine/driver/run_script.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 
@@ -102,9 +105,14 @@ Result<std::vector<BlockAttachment>> attach_all(
   return handles;
 }
 
+// A watchpoint waiting for its address (watchpoint:FUNC+argN) is not attached yet: its uprobe
+// is what "Attaching N probes" counts, as bpftrace counts it.
+bool waits_for_address(const probes::AttachPoint& p) { return p.kind == probes::ProbeKind::Watchpoint && p.watch_id; }
+
 size_t count_points(const std::vector<std::vector<probes::AttachPoint>>& points) {
   size_t n = 0;
-  for (const auto& block : points) n += block.size();
+  for (const auto& block : points)
+    for (const probes::AttachPoint& p : block) n += !waits_for_address(p);
   return n;
 }
 
@@ -118,6 +126,23 @@ Error with_helper_check_hint(Error err, uint32_t helper_checks) {
                " adds a branch after each checked helper call, one more path for the verifier in every loop "
                "iteration: loop fewer times, or run without " + (helper_checks > 1 ? "-kk (or with -k)" : "-k");
   return err;
+}
+
+// watchpoint:FUNC+argN: the uprobe on FUNC stopped the process and sent argN's address. The
+// watchpoint is opened (once per address), then the process goes on (asyncwatchpoint did not
+// stop it). A watchpoint that cannot be opened (no debug register left, a misaligned address)
+// is reported and the run goes on, as in bpftrace.
+void arm_watchpoint(std::vector<BlockAttachment>& attached, const runtime::Tracee* tracee, uint32_t watch_id,
+                    uint64_t address, bool stopped) {
+  for (BlockAttachment& a : attached) {
+    if (!a.handle) continue;  // released at the end of the run: its request came too late
+    Result<bool> armed = a.handle->arm_watchpoint(watch_id, address);
+    if (!armed) std::fprintf(stderr, "rawprobe: %s\n", armed.error().message().c_str());
+    if (!armed || *armed) break;
+  }
+  if (stopped && tracee && ::kill(tracee->pid(), SIGCONT) != 0)
+    std::fprintf(stderr, "rawprobe: could not let pid %d go on (kill SIGCONT): %s\n", tracee->pid(),
+                 std::strerror(errno));
 }
 
 bool any_point(const std::vector<std::vector<probes::AttachPoint>>& points,
@@ -211,6 +236,7 @@ int run_script(Options& options) {
 
   probes::ExpandContext ctx;
   ctx.pid = tracee ? tracee->pid() : -1;
+  if (tracee && tracee->is_child()) ctx.executable = tracee->executable();
   ctx.unsafe = options.unsafe;
   ctx.maxactive = options.kretprobe_maxactive;
   const lang::Settings& settings = front.settings;
@@ -313,6 +339,10 @@ int run_script(Options& options) {
   Result<std::vector<BlockAttachment>> attached =
       attach_all(*loaded, points, attach_options, settings.missing_probes);
   if (!attached) return fail(attached.error());
+  const runtime::Tracee* traced = tracee ? &*tracee : nullptr;
+  dispatcher->on_watch = [&attached = *attached, traced](uint32_t id, uint64_t address, bool stopped) {
+    arm_watchpoint(attached, traced, id, address, stopped);
+  };
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,
                           *metrics_run ? (*metrics_run)->service() : nullptr};
@@ -325,6 +355,9 @@ int run_script(Options& options) {
     Result<size_t> ran = a.handle->run_iterators();
     if (!ran) return fail(ran.error());
     iterators += *ran;
+    // As bpftrace says it; reading the file runs the program from now on.
+    for (const std::string& pin : a.handle->pinned_iterators())
+      out.text_event("pinned", "Program pinned to " + pin + "\n");
   }
   Result<runtime::StopReason> stop = iterators ? Result<runtime::StopReason>(runtime::StopReason::Exit)
                                                : runtime::run_event_loop(parts);
@@ -335,6 +368,9 @@ int run_script(Options& options) {
   for (BlockAttachment& a : *attached)
     if (!a.is_end) not_end.push_back(&a.handle);
   release_together(std::move(not_end), sys::tracing());
+  // A process stopped by a watchpoint's uprobe whose request came after exit() (and is
+  // ignored) must not stay stopped.
+  if (tracee && any_point(points, waits_for_address)) ::kill(tracee->pid(), SIGCONT);
   // What the probes produced until they were detached: printed, unless it came after an
   // exit(), which drops it as bpftrace does; only then may END's output be handled.
   if (Status s = runtime::drain_events(parts); !s) return fail(s.error());

@@ -356,6 +356,7 @@ void Checker::binary(Expr& e) {
     pointer_binary(e);
     return;
   }
+  if (array_binary(e)) return;
   if (!l.type.is_integer() || !r.type.is_integer()) {
     error(e.span, std::string("Type mismatch for '") + op_spelling(e.op) + "': comparing '" + type_name(l.type) +
                       "' with '" + type_name(r.type) + "'");

@@ -248,9 +248,15 @@ void Checker::field(Expr& e) {
   // A pointer field is a typed pointer, so `*args->p`, `args->p->f` and str(args->p) read
   // through it: into the calling process's memory for the syscalls tracepoints (their
   // arguments), else into the kernel's, as bpftrace 0.17 reads them.
-  if (found_any && declaration.find('*') != std::string::npos && declaration.find("__data_loc") == std::string::npos) {
+  // An integer array (`__u8 saddr[4]`) is an array, as in bpftrace 0.17: indexed, compared
+  // with pton(), read by ntop().
+  bool pointer = declaration.find('*') != std::string::npos;
+  bool array = declaration.find('[') != std::string::npos && !e.type.is_string();
+  if (found_any && (pointer || array) && declaration.find("__data_loc") == std::string::npos) {
     ctypes::TypeNameResult c = ctypes::parse_field_declaration(declaration, c_types());
-    if (c.type && ctypes::strip_typedefs(c.type)->kind == ctypes::CKind::Pointer) e.type = c_value(c.type, syscall_args, e.span);
+    ctypes::CTypeRef t = c.type ? ctypes::strip_typedefs(c.type) : nullptr;
+    if (t && t->kind == ctypes::CKind::Pointer) e.type = c_value(c.type, syscall_args, e.span);
+    if (t && t->kind == ctypes::CKind::Array && !pointer) e.type = c_value(c.type, false, e.span);
   }
 }
 

@@ -24,7 +24,7 @@ void Checker::call_same_integer(Expr& e) {
 }
 
 // ntop(addr) or ntop(family, addr): an integer address is its 8 bytes (IPv4 reads the first
-// 4), a 4- or 16-byte string (pton()'s result, a char[16] field) its bytes; without a family,
+// 4), a 4- or 16-byte array (pton()'s result, a u8[16] field) or string its bytes; without a family,
 // 16 bytes are IPv6 and anything else IPv4.
 void Checker::call_ntop(Expr& e) {
   if (!arg_count(e)) return;
@@ -50,7 +50,8 @@ void Checker::call_ntop(Expr& e) {
 }
 
 // pton("10.0.0.1") and pton("::1"): the address's bytes, 4 or 16, known when the script is
-// checked (bpftrace takes only literals too).
+// checked (bpftrace takes only literals too). As in bpftrace 0.17 the value is an array,
+// `unsigned int8[4]` or `[16]`: indexed, printed as [127,0,0,1], compared with == and !=.
 void Checker::call_pton(Expr& e) {
   if (!arg_count(e)) return;
   Expr& a = *e.operands[0];
@@ -62,16 +63,24 @@ void Checker::call_pton(Expr& e) {
     error(e.span, refusal);
     return;
   }
-  unsigned char buf[16];
-  if (inet_pton(AF_INET, a.str.c_str(), buf) == 1) {
-    e.str.assign(reinterpret_cast<char*>(buf), 4);
-  } else if (inet_pton(AF_INET6, a.str.c_str(), buf) == 1) {
-    e.str.assign(reinterpret_cast<char*>(buf), 16);
-  } else {
+  // bpftrace 0.17 reads text with a '.' as IPv4 and other text with a ':' as IPv6, so
+  // "::ffff:1.2.3.4" is refused as it is there.
+  bool v4 = a.str.find('.') != std::string::npos;
+  if (!v4 && a.str.find(':') == std::string::npos) {
     error(e.span, refusal + a.str);
     return;
   }
-  e.type = Type::string(static_cast<uint32_t>(e.str.size()));
+  unsigned char buf[16];
+  if (inet_pton(v4 ? AF_INET : AF_INET6, a.str.c_str(), buf) != 1) {
+    error(e.span, "pton() expects a valid IPv4/IPv6 address, got " + a.str);
+    return;
+  }
+  e.str.assign(reinterpret_cast<char*>(buf), v4 ? 4 : 16);
+  ctypes::TypeArena& arena = c_types().arena();
+  ctypes::CTypeRef array = arena.array_of(arena.integer("unsigned int8", 1, false), static_cast<uint32_t>(e.str.size()));
+  e.type = Type{TypeKind::Array, array->size, false, {}};
+  e.type.ctype = array;
+  e.type.c_name = ctypes::spell(array);
 }
 
 // macaddr(a): six bytes (a char[6] tracepoint field, pton-like arrays), printed as

@@ -43,6 +43,7 @@ void Checker::call(Expr& e, Use use) {
     return;
   }
   e.function = f->id;
+  if (in_pinned_iterator()) pinned_iterator_call(e);
   if (f->role == FunctionRole::Aggregation && use != Use::MapValue)
     error(e.span, e.name + "() should be directly assigned to a map");
   if (f->role == FunctionRole::Action && f->result == TypeKind::None && use != Use::Statement)
@@ -205,6 +206,7 @@ void Checker::call_printf(Expr& e) {
     error(e.span, formatter.error().message());  // bpftrace's wording, at the call as it puts it
     return;
   }
+  if (in_pinned_iterator()) pinned_iterator_printf(e, stored);
   // The record { u64 id; args... }, laid out as code generation writes it.
   std::vector<Type> record = {Type::integer(kEventHeaderSize, false)};
   record.insert(record.end(), stored.begin(), stored.end());

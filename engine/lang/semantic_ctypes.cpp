@@ -6,6 +6,8 @@
 //     it without sign extension (a 5-bit -7 reads 25)
 //   - pointer +/- integer moves by whole elements; the memory's address space (user or
 //     kernel) is the probe type's
+#include <optional>
+
 #include "engine/base/type_names.h"
 #include "engine/ctypes/decl_parser.h"
 #include "engine/lang/semantic_internal.h"
@@ -41,10 +43,19 @@ std::vector<std::string> member_names(CTypeRef record) {
 }
 
 // A struct or array value whose members code generation can address: one in traced memory
-// (*p, p->f, p[i]) or copied into a variable; not one in a map or returned by a call.
+// (*p, p->f, p[i]), copied into a variable, or an array a call makes (pton(), written to the
+// stack first); not one in a map.
 bool addressable(const Expr& e) {
   return e.kind == ExprKind::Variable || e.kind == ExprKind::Deref || e.kind == ExprKind::Field ||
-         e.kind == ExprKind::Index;
+         e.kind == ExprKind::Index || (e.kind == ExprKind::Call && e.type.kind == TypeKind::Array);
+}
+
+// A literal index, as bpftrace 0.17 bounds it: `a[4]` and `a[-1]` of an int[4] are refused.
+std::optional<int64_t> literal_index(const Expr& idx) {
+  if (idx.kind == ExprKind::Integer) return static_cast<int64_t>(idx.int_value);
+  if (idx.kind == ExprKind::Unary && idx.op == Op::Neg && idx.operands[0]->kind == ExprKind::Integer)
+    return -static_cast<int64_t>(idx.operands[0]->int_value);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -187,7 +198,14 @@ void Checker::index(Expr& e) {
     error(idx.span, "The array index must be an integer (" + type_name(idx.type) + " given)");
     return;
   }
-  CTypeRef elem = ctypes::strip_typedefs(base.type.ctype)->target;
+  CTypeRef array = ctypes::strip_typedefs(base.type.ctype);
+  std::optional<int64_t> at = literal_index(idx);
+  if (base.type.kind == TypeKind::Array && array->count && at && (*at < 0 || *at >= int64_t{array->count})) {
+    error(e.span, "the index " + std::to_string(*at) + " is out of bounds for array of size " +
+                      std::to_string(array->count));  // bpftrace 0.17's words
+    return;
+  }
+  CTypeRef elem = array->target;
   if (ctypes::size_of(elem) == 0) {
     error(e.span, "Can not index a '" + type_name(base.type) + "': its elements have no size");
     return;

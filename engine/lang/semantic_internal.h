@@ -48,6 +48,7 @@ class Checker {
   void unary(Expr& e);
   void binary(Expr& e);
   void pointer_binary(Expr& e);
+  bool array_binary(Expr& e);  // semantic_arrays.cpp: true when both sides are arrays
   void ternary(Expr& e);
   void ternary_type(Expr& e);       // the value's type, once both branches are checked
   void ternary_statement(Expr& e);  // semantic_ternary.cpp: `c ? printf("a") : exit();`
@@ -96,13 +97,18 @@ class Checker {
   bool stack_argument(Expr& e);
   // uprobe args->NAME from DWARF (semantic_uprobe_args.cpp): true when e was one, checked.
   bool uprobe_field(Expr& e);
-  const std::vector<dwarf::FunctionParam>* uprobe_params(const ProbeSpec& spec);
+  const std::vector<dwarf::FunctionParam>* uprobe_params(const ProbeSpec& spec, bool& mixed);
 
   // calls (semantic_calls.cpp): the registry's check hooks (engine/lang/functions.def),
   // each given a call whose `function` is resolved
   void call(Expr& e, Use use);
   void call_generic(Expr& e);
   void call_printf(Expr& e);
+  // iter:NAME:PIN (semantic_pinned_iter.cpp): its program runs after rawprobe has ended, so
+  // only what the kernel can format itself (printf through bpf_seq_printf) reaches a reader.
+  bool in_pinned_iterator() const;
+  void pinned_iterator_call(const Expr& e);
+  void pinned_iterator_printf(const Expr& e, const std::vector<Type>& args);
   void call_print(Expr& e);
   void call_map_function(Expr& e);
   void call_aggregation(Expr& e);
@@ -117,6 +123,7 @@ class Checker {
   void call_same_integer(Expr& e);  // bswap, kptr, uptr: the argument's integer type
   void call_ntop(Expr& e);
   void call_pton(Expr& e);
+  void call_cgroup_path(Expr& e);  // semantic_cgroup_path.cpp
   void call_macaddr(Expr& e);
   // semantic_effects.cpp
   void call_system(Expr& e);
@@ -173,6 +180,8 @@ class Checker {
   int loop_depth_ = 0;
   // Parameters read from DWARF, by "path\0function": read once for both passes.
   std::map<std::string, std::vector<dwarf::FunctionParam>> dwarf_params_;
+  // Every function's parameters (spellings only) by file, for wildcard uprobes' args.
+  std::map<std::string, std::map<std::string, std::vector<dwarf::FunctionParam>, std::less<>>> dwarf_all_params_;
 };
 
 }  // namespace rawprobe::lang

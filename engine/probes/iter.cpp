@@ -9,6 +9,10 @@
 // The targets are what this kernel's BTF declares: every `bpf_iter_NAME` FUNC with a
 // `struct bpf_iter__NAME`. Those that need a parameter at attach time (a map, a cgroup) are
 // refused by the kernel with a hint.
+//
+// iter:NAME:PIN pins the link to bpffs instead (BPF_OBJ_PIN), as bpftrace does, and rawprobe
+// ends: each read of the pinned file runs the program, and what its printf calls wrote
+// (bpf_seq_printf into the reader's seq_file, gen_seq_printf.cpp) is what the reader gets.
 #include <linux/bpf.h>
 
 #include <algorithm>
@@ -18,6 +22,7 @@
 #include "engine/lang/suggest.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/tracing_refusal.h"
+#include "engine/sys/bpffs.h"
 #include "engine/sys/tracing.h"
 
 namespace rawprobe::probes {
@@ -83,10 +88,17 @@ Result<std::vector<IterTarget>> iter_targets(const std::string& pattern) {
 class IterProvider final : public Provider {
  public:
   Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
-    if (p.size() == 3)
-      return make_error("iter:NAME:PIN (pinning the iterator in bpffs) is not supported; read it with iter:" +
-                        p[1] + ", which runs once and prints");
-    if (p.size() != 2 || p[1].empty()) return make_error("iter needs iter:NAME (e.g. iter:task; list them with -l 'iter:*')");
+    if ((p.size() != 2 && p.size() != 3) || p[1].empty())
+      return make_error("iter needs iter:NAME or iter:NAME:PIN (e.g. iter:task, iter:task:/sys/fs/bpf/tasks; "
+                        "list them with -l 'iter:*')");
+    if (p.size() == 3) {
+      // bpftrace's rule: an absolute path, or a name under /sys/fs/bpf.
+      const std::string& pin = p[2];
+      if (pin.empty() || pin.back() == '/')
+        return make_error("iter pin '" + pin + "' names no file: give iter:" + p[1] + ":NAME (pinned at " +
+                          sys::kBpffsDir + "/NAME) or an absolute path on bpffs");
+      out.target = pin[0] == '/' ? pin : std::string(sys::kBpffsDir) + "/" + pin;
+    }
     out.name = p[1];
     if (lang::has_wildcard(out.name))
       return make_error("iter probes take no wildcards: each iterator has its own context type (list them with -l 'iter:*')");
@@ -98,9 +110,12 @@ class IterProvider final : public Provider {
     if (!targets) return targets.error();
     for (const IterTarget& t : *targets) {
       if (t.name != spec.name) continue;
+      if (!spec.target.empty())
+        if (Status s = sys::check_pin_path(spec.target, "iter:" + t.name); !s) return s.error();
       AttachPoint p;
       p.kind = ProbeKind::Iter;
-      p.name = "iter:" + t.name;
+      p.name = "iter:" + t.name + (spec.target.empty() ? "" : ":" + spec.target);
+      p.path = spec.target;  // the pin, if any
       p.arch = &arch::host();
       p.event = t.name;
       p.module = "vmlinux";
@@ -124,6 +139,11 @@ class IterProvider final : public Provider {
           e.hint = "the kernel wants a parameter for this iterator (a map or a cgroup), which rawprobe does not pass; "
                    "iter:task, iter:task_file and iter:task_vma need none";
         return e;
+      }
+      if (!p.path.empty()) {
+        if (Status pinned = sys::pin_object(link->get(), p.path, "iter:" + p.event); !pinned) return pinned;
+        set.add_pinned_iterator(std::move(*link), p.path, "iterator (BPF_LINK_CREATE + BPF_OBJ_PIN): " + p.name);
+        return {};
       }
       Result<sys::Fd> iter = sys::iter_create(link->get(), p.name);
       if (!iter) return iter.error();
@@ -151,9 +171,13 @@ class IterProvider final : public Provider {
                    "kernel iterator %s: FUNC bpf_iter_%s, BTF id %u\n"
                    "load: BPF_PROG_TYPE_TRACING, expected_attach_type BPF_TRACE_ITER, attach_btf_id %u\n"
                    "context: struct bpf_iter__%s *ctx: %s\n"
-                   "attach: bpf(BPF_LINK_CREATE, attach_type BPF_TRACE_ITER), then bpf(BPF_ITER_CREATE); "
-                   "reading the iterator fd runs the program once per object, then rawprobe ends\n",
-                   p.event.c_str(), p.event.c_str(), p.btf_id, p.btf_id, p.event.c_str(), ctx.c_str());
+                   "attach: bpf(BPF_LINK_CREATE, attach_type BPF_TRACE_ITER), then %s\n",
+                   p.event.c_str(), p.event.c_str(), p.btf_id, p.btf_id, p.event.c_str(), ctx.c_str(),
+                   p.path.empty() ? "bpf(BPF_ITER_CREATE); reading the iterator fd runs the program once per "
+                                    "object, then rawprobe ends"
+                                  : ("bpf(BPF_OBJ_PIN) at " + p.path + " (bpffs), and rawprobe ends; each read of that "
+                                     "file runs the program once per object, its printf output being what is read")
+                                        .c_str());
       return {};
     });
   }

@@ -68,7 +68,9 @@ struct OldName {
 };
 constexpr OldName kOldNames[] = {{"kfunc", ProbeKind::Fentry}, {"kretfunc", ProbeKind::Fexit}};
 
-constexpr const char* kUnsupported[] = {"asyncwatchpoint", "aw"};
+// Names that are another kind's row with a variant its provider reads from the name as
+// written: asyncwatchpoint (aw) is a watchpoint:FUNC+argN that does not stop the process.
+constexpr OldName kVariantNames[] = {{"asyncwatchpoint", ProbeKind::Watchpoint}, {"aw", ProbeKind::Watchpoint}};
 
 }  // namespace
 
@@ -85,10 +87,12 @@ const ProbeType* find_probe_type(std::string_view name) {
     if (name == t.name || (t.alias && name == t.alias)) return &t;
   for (const OldName& old : kOldNames)
     if (name == old.name) return &probe_type(old.kind);
+  for (const OldName& variant : kVariantNames)
+    if (name == variant.name) return &probe_type(variant.kind);
   return nullptr;
 }
 
-std::span<const char* const> unsupported_probe_types() { return kUnsupported; }
+std::span<const char* const> unsupported_probe_types() { return {}; }
 
 ProgramType program_type(ProbeKind kind) { return probe_type(kind).program; }
 

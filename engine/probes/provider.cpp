@@ -1,6 +1,7 @@
 #include "engine/probes/provider.h"
 
 #include <linux/bpf.h>
+#include <unistd.h>
 
 #include "elf/symbol_match.h"
 #include "engine/probes/providers.h"
@@ -141,10 +142,16 @@ void AttachmentSet::add_iterator(sys::Fd link, sys::Fd iter, std::string what) {
   add(std::make_unique<IterPart>(std::move(link), std::move(iter)), 1, std::move(what));
 }
 
+void AttachmentSet::add_pinned_iterator(sys::Fd link, std::string path, std::string what) {
+  pinned_.push_back(std::move(path));
+  add(std::make_unique<FdPart>(std::move(link)), 1, std::move(what));
+}
+
 Result<size_t> AttachmentSet::run_iterators() {
+  keep_pins_ = true;
   for (int fd : iterators_)
     if (Status st = sys::iter_read_all(fd); !st) return st.error();
-  return iterators_.size();
+  return iterators_.size() + pinned_.size();
 }
 
 std::string AttachmentSet::describe() const {
@@ -157,6 +164,9 @@ AttachmentSet::~AttachmentSet() {
   // Last attached, first released: a semaphore is decremented only after the probes that
   // needed it are gone.
   while (!parts_.empty()) parts_.pop_back();
+  // A run that failed before its iterators ran leaves no pinned file behind.
+  if (!keep_pins_)
+    for (const std::string& path : pinned_) ::unlink(path.c_str());
 }
 
 bool ListSink::line(const std::string& text) {

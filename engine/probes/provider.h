@@ -84,6 +84,14 @@ struct AttachPoint {
   // module whose split BTF has it); `fields` holds the context's argument slots
   uint32_t btf_id = 0;
 
+  // watchpoint:FUNC+argN: the form's two points share watch_id (1, 2, ...): the uprobe on
+  // FUNC (kind Uprobe, watch_arg N), whose program sends argN's value to user space, and the
+  // watchpoint (kind Watchpoint, address 0), opened on that address when it comes
+  // (Attachment::arm_watchpoint); asyncwatchpoint lets the process run on meanwhile
+  uint32_t watch_id = 0;
+  int watch_arg = -1;
+  bool watch_async = false;  // asyncwatchpoint: the uprobe does not stop the process
+
   // interval, profile, software, hardware: the perf_event_attr fields
   uint32_t perf_type = 0;    // PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE
   uint64_t perf_config = 0;  // PERF_COUNT_*
@@ -100,6 +108,8 @@ struct ExpandContext {
                         // when the kernel cannot count them (no ref_ctr_offset)
   bool unsafe = false;  // --unsafe: allow uprobe offsets whose boundary cannot be checked
   uint32_t maxactive = 0;
+  std::string executable;  // -c: the command's program (its PATH search done), for
+                           // watchpoint:FUNC+argN, whose FUNC is in it
 };
 
 // How attach() may reach the kernel: --attach-mode.
@@ -144,6 +154,12 @@ class Attachment {
   // Iterators (iter:NAME): reads each iterator fd to its end, which runs its program over
   // every object once. Returns how many iterators it ran (0 for other probe types).
   virtual Result<size_t> run_iterators() { return size_t{0}; }
+  // Iterators pinned to bpffs (iter:NAME:PIN): their paths. They stay pinned once
+  // run_iterators() has been called; a handle destroyed before that removes them.
+  virtual std::vector<std::string> pinned_iterators() const { return {}; }
+  // watchpoint:FUNC+argN: opens the watchpoint `watch_id` on `address` (once per address).
+  // False when this handle holds no such watchpoint.
+  virtual Result<bool> arm_watchpoint(uint32_t /*watch_id*/, uint64_t /*address*/) { return false; }
 };
 
 // Resolves one spec of a probe block into its points (in a stable order: address order for
@@ -234,7 +250,10 @@ class AttachmentSet final : public Attachment {
   void add_fd(sys::Fd fd, size_t kernel_objects, std::string what);
   // An iterator's link and the fd whose reading runs it (run_iterators).
   void add_iterator(sys::Fd link, sys::Fd iter, std::string what);
+  // An iterator link already pinned at `path`; reading that file runs it.
+  void add_pinned_iterator(sys::Fd link, std::string path, std::string what);
   Result<size_t> run_iterators() override;
+  std::vector<std::string> pinned_iterators() const override { return pinned_; }
   size_t count() const override { return count_; }
   std::string describe() const override;
   ~AttachmentSet() override;
@@ -243,6 +262,8 @@ class AttachmentSet final : public Attachment {
   std::vector<std::unique_ptr<Part>> parts_;
   std::vector<std::string> lines_;
   std::vector<int> iterators_;  // fds owned by parts_
+  std::vector<std::string> pinned_;
+  bool keep_pins_ = false;  // set by run_iterators(): the run got that far
   size_t count_ = 0;
 };
 

@@ -55,18 +55,37 @@ std::string path_in(const Hierarchy& h, uint64_t id) {
 
 }  // namespace
 
-std::string cgroup_path_text(uint64_t id) {
+bool hierarchy_matches(std::string_view pattern, std::string_view name) {
+  size_t star = pattern.find('*');
+  if (star == std::string_view::npos) return pattern == name;
+  // The text before the first * is a prefix, after the last * a suffix, and each piece
+  // between stars is found in order, leftmost first.
+  std::string_view head = pattern.substr(0, star);
+  if (name.substr(0, head.size()) != head) return false;
+  name.remove_prefix(head.size());
+  pattern.remove_prefix(star + 1);
+  for (size_t next; (next = pattern.find('*')) != std::string_view::npos; pattern.remove_prefix(next + 1)) {
+    size_t at = name.find(pattern.substr(0, next));
+    if (at == std::string_view::npos) return false;
+    name.remove_prefix(at + next);
+  }
+  return name.size() >= pattern.size() && name.substr(name.size() - pattern.size()) == pattern;
+}
+
+std::string cgroup_path_text(uint64_t id, std::string_view filter) {
   static std::mutex lock;
-  static std::map<uint64_t, std::string> cache;
+  static std::map<std::pair<uint64_t, std::string>, std::string, std::less<>> cache;
   std::lock_guard<std::mutex> hold(lock);
-  if (auto it = cache.find(id); it != cache.end()) return it->second;
+  std::pair<uint64_t, std::string> key{id, std::string(filter)};
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
   std::string text;
   for (const Hierarchy& h : hierarchies()) {
+    if (!filter.empty() && !hierarchy_matches(filter, h.name)) continue;
     std::string path = path_in(h, id);
     if (path.empty()) continue;
     text += (text.empty() ? "" : ",") + h.name + ":" + path;
   }
-  return cache[id] = text;
+  return cache[key] = text;
 }
 
 }  // namespace rawprobe::runtime

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ class EventDispatcher {
   // A problem met while handling (an unknown event id, a failed map read), reported once.
   const std::vector<std::string>& problems() const { return problems_; }
 
+  // watchpoint:FUNC+argN: FUNC was entered with argN = address; the driver, which holds the
+  // attachments and the process, arms the watchpoint and lets the process go on.
+  std::function<void(uint32_t watch_id, uint64_t address, bool stopped)> on_watch;
   // Prints one user map, as print(@m, top, div) and the end of a run do.
   Status print_map(size_t user_map, uint32_t top = 0, uint32_t div = 0);
   // Every user map in bpftrace's exit order (by name; empty maps too).

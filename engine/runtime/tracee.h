@@ -38,6 +38,8 @@ class Tracee {
   ~Tracee();
 
   pid_t pid() const { return pid_; }
+  // -c: the program the child execs (PATH searched); empty for -p.
+  const std::string& executable() const { return executable_; }
   bool is_child() const { return child_; }
   // -c: lets the child exec and stops it at the first exec after which ready(pid) holds,
   // until release(). Error when exec failed, or the command exited first.

@@ -114,7 +114,7 @@ void write_value_text(const Type& type, const uint8_t* from, uint8_t* to) {
     case TypeKind::Inet: text = inet(from); break;
     case TypeKind::MacAddr: text = mac(from); break;
     case TypeKind::Timestamp: text = timestamp(from); break;
-    case TypeKind::CgroupPath: text = cgroup_path_text(u64_at(from)); break;
+    case TypeKind::CgroupPath: text = cgroup_path_text(u64_at(from), type.c_name); break;
     case TypeKind::SyscallName: text = syscall_name_text(u64_at(from)); break;
     default: break;
   }

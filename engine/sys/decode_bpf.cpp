@@ -172,6 +172,9 @@ std::string bpf_request(const BpfCall& c) {
     case BPF_BTF_GET_NEXT_ID: attr = FieldList().num("start_id", v.attr.start_id).braces(); break;
     case BPF_BTF_GET_FD_BY_ID: attr = FieldList().num("btf_id", v.attr.btf_id).braces(); break;
     case BPF_ITER_CREATE: attr = FieldList().num("link_fd", v.attr.iter_create.link_fd).braces(); break;
+    case BPF_OBJ_PIN:
+      attr = FieldList().str("pathname", v.attr.pathname).num("bpf_fd", v.attr.bpf_fd).hex("file_flags", v.attr.file_flags).braces();
+      break;
     default: attr = hex_string(reinterpret_cast<uintptr_t>(c.attr)); break;
   }
   return "bpf(" + bpf_cmd_name(c.cmd) + ", " + attr + ", " + std::to_string(c.size) + ")";

@@ -163,7 +163,7 @@ std::string mount_hint(const MountCall& c, int err) {
     case EPERM:
     case EACCES: return "mounting " + c.fstype + " needs root (CAP_SYS_ADMIN in the host's user namespace)";
     case ENODEV: return "this kernel has no " + c.fstype + " (built without " +
-                        (c.fstype == "debugfs" ? "CONFIG_DEBUG_FS" : "CONFIG_TRACING") + ")";
+                        (c.fstype == "debugfs" ? "CONFIG_DEBUG_FS" : c.fstype == "bpf" ? "CONFIG_BPF_SYSCALL" : "CONFIG_TRACING") + ")";
     case ENOENT:
     case ENOTDIR: return "the mount point " + c.target + " does not exist";
     case EROFS: return "the filesystem holding " + c.target + " is read-only";

@@ -3,32 +3,19 @@
 // read them in a run, and refuse the same mistakes with the same first words.
 #include <doctest/doctest.h>
 
-#include <stdlib.h>
-
 #include <map>
 #include <sstream>
 
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/dwarf_sample.h"
 #include "tests/kernel/oracle_first_error.h"
 
 using namespace rawprobe::cli_test;
 
 namespace {
 
-struct Built {
-  std::string dir, with_dwarf, without_dwarf;
-  Built() {
-    char tmpl[] = "/tmp/rawprobe-dwarf-XXXXXX";
-    dir = mkdtemp(tmpl);
-    with_dwarf = dir + "/dwarf_args";
-    without_dwarf = dir + "/dwarf_args_nodw";
-    std::string src = source_root() + "/samples/dwarf_args.c";
-    RunResult g = run({"gcc", "-g", "-O1", "-o", with_dwarf, src});
-    RunResult n = run({"gcc", "-O1", "-o", without_dwarf, src});
-    REQUIRE_MESSAGE(g.status == 0, g.err);
-    REQUIRE_MESSAGE(n.status == 0, n.err);
-  }
-  ~Built() { std::system(("rm -rf " + dir).c_str()); }
+struct Built : DwarfSample {
+  Built() : DwarfSample("dwarf_args") {}
 };
 
 // Probe line -> the indented lines under it that bpftrace prints: the parameters. rawprobe

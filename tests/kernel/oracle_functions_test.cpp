@@ -16,38 +16,11 @@
 #include <sstream>
 
 #include "tests/kernel/cli_run.h"
-#include "tests/kernel/oracle_first_error.h"
+#include "tests/kernel/oracle_compare.h"
 
 using namespace rawprobe::cli_test;
 
 namespace {
-
-struct Case {
-  std::vector<std::string> flags;
-  std::string program;
-};
-
-void check_against_bpftrace(const std::vector<Case>& cases) {
-  for (const Case& c : cases) {
-    std::vector<std::string> args = c.flags;
-    args.push_back("-e");
-    args.push_back(c.program);
-    CAPTURE(c.program);
-    std::vector<std::string> bt{"bpftrace"};
-    bt.insert(bt.end(), args.begin(), args.end());
-    RunResult oracle = run(bt);
-    RunResult ours = run_rawprobe(args);
-    INFO("bpftrace: ", oracle.status, " ", oracle.err);
-    INFO("rawprobe: ", ours.status, " ", ours.err);
-    if (oracle.status == 0) {
-      CHECK(ours.status == 0);
-      CHECK(ours.out == oracle.out);
-    } else {
-      CHECK(ours.status == 1);
-      CHECK(first_error(ours.err) == first_error(oracle.err));
-    }
-  }
-}
 
 // The kernel's jiffies now, from /proc/timer_list ("jiffies: 4297688898").
 uint64_t kernel_jiffies() {
@@ -197,21 +170,14 @@ TEST_CASE("oracle: cgroup_path() names the cgroup in every hierarchy, as bpftrac
   std::string program = "BEGIN { printf(\"%s|%s\\n\", cgroup_path(cgroup), cgroup_path(1)); @p = cgroup_path(cgroup); exit(); }";
   check_against_bpftrace({{{}, program}});
   // From a nested cgroup2 group: the runs move themselves there first.
-  RunResult findmnt = run({"findmnt", "-n", "-t", "cgroup2", "-o", "TARGET"});
-  REQUIRE(findmnt.status == 0);
-  std::string mount = findmnt.out.substr(0, findmnt.out.find('\n'));
-  REQUIRE(!mount.empty());
-  std::string group = mount + "/rawprobe-cgroup-path-test";
-  ::mkdir(group.c_str(), 0755);
   std::vector<std::string> outs;
   for (const std::string& tool : {std::string("bpftrace"), rawprobe_path()}) {
-    RunResult r = run({"sh", "-c", "echo $$ > " + group + "/cgroup.procs && exec " + tool + " -e " + shell_quote(program)});
+    RunResult r = run_in_cgroup2_group("rawprobe-cgroup-path-test", tool, program);
     INFO(tool, ": ", r.err);
     CHECK(r.status == 0);
     CHECK(r.out.find("unified:/rawprobe-cgroup-path-test") != std::string::npos);
     outs.push_back(r.out);
   }
-  ::rmdir(group.c_str());
   CHECK(outs[1] == outs[0]);
 }
 

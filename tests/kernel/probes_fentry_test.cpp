@@ -20,6 +20,7 @@
 
 #include "engine/btf/kernel_types.h"
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/proc_pids.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
@@ -63,20 +64,6 @@ long report_value(const std::string& text, const std::string& key) {
   while (std::getline(in, line))
     if (line.rfind(key + " ", 0) == 0) return std::stol(line.substr(key.size() + 1));
   return -1;
-}
-
-// The processes /proc lists whose namespaces root may inspect: a sandbox's policy can hide a
-// process (this machine's pid 1 refuses even root the readlink of /proc/1/ns/pid), and the
-// kernel's task iterator does not visit those either.
-std::set<long> proc_pids() {
-  std::set<long> pids;
-  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-    std::string n = e.path().filename();
-    if (n.empty() || !std::all_of(n.begin(), n.end(), ::isdigit)) continue;
-    char target[64];
-    if (readlink(("/proc/" + n + "/ns/pid").c_str(), target, sizeof target) > 0) pids.insert(std::stol(n));
-  }
-  return pids;
 }
 
 }  // namespace

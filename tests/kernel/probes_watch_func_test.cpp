@@ -1,0 +1,118 @@
+// watchpoint:FUNC+argN through the real CLI on this machine's kernel. The oracle is
+// samples/watch_calls, which says where its two heap integers are and how often increment()
+// wrote them; bpftrace 0.17, which has the same probe form, counts the same writes.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "tests/kernel/cli_run.h"
+
+using namespace rawprobe;
+using namespace rawprobe::cli_test;
+
+namespace {
+
+std::string report(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key + " ", 0) == 0) return line.substr(key.size() + 1);
+  return "";
+}
+
+long map_value(const std::string& text, const std::string& map) {
+  size_t at = text.find(map + ": ");
+  return at == std::string::npos ? -1 : std::stol(text.substr(at + map.size() + 2));
+}
+
+const char* kScript = "watchpoint:increment+arg1:4:w { @writes = count(); }";
+
+}  // namespace
+
+TEST_CASE("watchpoint:increment+arg1:4:w counts every write samples/watch_calls reports, on both of its addresses") {
+  RunResult r = run_rawprobe({"--trace-syscalls", "-c", sample("watch_calls") + " 500", "-e", kScript}, 60);
+  INFO(r.out, r.err.substr(0, 4000));
+  REQUIRE(r.status == 0);
+  long writes = std::stol(report(r.out, "writes"));
+  CHECK(writes == 1000);
+  CHECK(map_value(r.out, "@writes") == writes);
+  // One breakpoint per address, opened on the first call with it (the other 499 calls each
+  // stop the process too, and find their address watched).
+  std::vector<std::string> opened;
+  std::regex open_bp(R"(perf_event_open\(\{type=PERF_TYPE_BREAKPOINT, .*config1=(0x[0-9a-f]+), config2=0x4,.*\) = [0-9]+)");
+  for (std::sregex_iterator it(r.err.begin(), r.err.end(), open_bp), end; it != end; ++it) opened.push_back((*it)[1]);
+  REQUIRE(opened.size() == 2);
+  CHECK(opened[0] == report(r.out, "a"));
+  CHECK(opened[1] == report(r.out, "b"));
+  // "Attaching 1 probe...": the uprobe on increment; the watchpoints come later.
+  CHECK(r.out.rfind("Attaching 1 probe...\n", 0) == 0);
+}
+
+TEST_CASE("a watchpoint:FUNC+argN address that is not aligned is reported once, and the process runs to its end") {
+  // arg0 of increment is 0 on a's calls and 1 on b's: 1 is no multiple of 4.
+  RunResult r = run_rawprobe({"-c", sample("watch_calls") + " 50", "-e", "watchpoint:increment+arg0:4:w { @ = count(); }"}, 60);
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  CHECK(report(r.out, "writes") == "100");
+  std::string said = "watchpoint on arg0 of increment: 0x1 is not a multiple of 4: not watched";
+  size_t first = r.err.find(said);
+  CHECK(first != std::string::npos);
+  CHECK(r.err.find(said, first + 1) == std::string::npos);
+}
+
+TEST_CASE("watchpoint:FUNC+argN's limits are refused before anything attaches, naming the rule") {
+  struct Case {
+    std::string spec, says;
+  } cases[] = {
+      {"watchpoint:increment+arg6:4:w", "arg6 is not a register argument of x86_64 (arg0..arg5)"},
+      {"watchpoint:increment+arg1:3:w", "length 3 is not one the hardware watches: 1, 2, 4 or 8"},
+      {"watchpoint:increment+argx:4:w", "is neither a number nor FUNC+argN"},
+      {"watchpoint:no_such_function+arg1:4:w", "no_such_function"},
+  };
+  for (const Case& c : cases) {
+    RunResult r = run_rawprobe({"--trace-syscalls", "-c", sample("watch_calls") + " 1", "-e", c.spec + " { @ = count(); }"});
+    INFO(c.spec, r.err);
+    CHECK(r.status != 0);
+    CHECK(r.err.find(c.says) != std::string::npos);
+    CHECK(r.err.find("perf_event_open(") == std::string::npos);
+    CHECK(r.err.find("BPF_LINK_CREATE") == std::string::npos);
+  }
+  RunResult r = run_rawprobe({"-e", std::string(kScript)});
+  CHECK(r.status != 0);
+  CHECK(r.err.find("watchpoint needs a process: run with -p PID or -c CMD") != std::string::npos);
+}
+
+TEST_SUITE("host-only") {
+TEST_CASE("watchpoint:increment+arg1:4:w: rawprobe counts the writes bpftrace 0.17 counts, under its probe name") {
+  std::string cmd = sample("watch_calls") + " 300";
+  const char* script = "watchpoint:increment+arg1:4:w { @writes[probe] = count(); }";
+  RunResult theirs = run({"bpftrace", "-c", cmd, "-e", script}, 60);
+  RunResult ours = run_rawprobe({"-c", cmd, "-e", script}, 60);
+  INFO(theirs.out, theirs.err, ours.out, ours.err);
+  REQUIRE(theirs.status == 0);
+  REQUIRE(ours.status == 0);
+  auto map_line = [](const std::string& text) { return text.substr(text.rfind("@writes[")); };
+  CHECK(map_line(theirs.out) == "@writes[watchpoint:" + cmd.substr(0, cmd.find(' ')) + ":increment:1:4:w]: " +
+                                    report(theirs.out, "writes") + "\n");
+  CHECK(map_line(ours.out) == map_line(theirs.out));
+}
+}
+
+TEST_CASE("asyncwatchpoint (aw) watches without stopping the process: at most the sample's writes, to its end") {
+  // Each address is watched from a little after its first call (the process ran on while
+  // rawprobe opened the breakpoint), so at most the sample's writes are counted; the process
+  // is never left stopped, so it runs to its end. A 2 ms pause after each call keeps it alive
+  // long enough for the breakpoints to open.
+  for (std::string type : {"asyncwatchpoint", "aw"}) {
+    RunResult r = run_rawprobe({"-c", sample("watch_calls") + " 50 2000", "-e",
+                                type + ":increment+arg1:4:w { @writes[probe] = count(); }"}, 60);
+    INFO(type, r.out, r.err);
+    REQUIRE(r.status == 0);
+    CHECK(report(r.out, "writes") == "100");
+    // The probe named as bpftrace 0.17 names it: the binary as -c gave it, FUNC, N, LEN, MODE.
+    long counted = map_value(r.out, "@writes[asyncwatchpoint:" + sample("watch_calls") + ":increment:1:4:w]");
+    CHECK(counted > 0);
+    CHECK(counted <= 100);
+  }
+}
