@@ -57,6 +57,7 @@ Type tuple_of(std::vector<Type> fields) {
 }
 
 Type widen_integer(const Type& type) {
+  if (type.is_bool) return type;
   return type.is_integer() ? Type::integer(8, type.is_signed) : type;
 }
 

@@ -6,6 +6,7 @@ std::string type_name(const Type& t) {
   switch (t.kind) {
     case TypeKind::None: return "none";
     case TypeKind::Integer:
+      if (t.is_bool) return "bool";
       return std::string(t.is_signed ? "" : "unsigned ") + "int" + std::to_string(t.size * 8);
     case TypeKind::String: return "string[" + std::to_string(t.size) + "]";
     case TypeKind::Tuple: {

@@ -52,12 +52,20 @@ struct Type {
   // UStack, KStack: the mode and the most frames kept (each pair is its own stack map).
   StackMode stack_mode = StackMode::Bpftrace;
   uint16_t stack_limit = 0;
+  // Integer: a bool (bpftrace 0.22 on), held as an 8-byte 0 or 1 like any integer in the
+  // program, printed as true or false.
+  bool is_bool = false;
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {
     return Type{TypeKind::Integer, bytes, is_signed, {}};
   }
   static Type string(uint32_t bytes) { return Type{TypeKind::String, bytes, false, {}}; }
+  static Type boolean() {
+    Type t = integer(8, false);
+    t.is_bool = true;
+    return t;
+  }
 
   // A plain integer. Aggregations (count, sum, ...) are not: bpftrace 0.17 rejects
   // `@c == 3` for a count map with "Type mismatch for '=='", and so do we.

@@ -240,6 +240,7 @@ class ProgramGen {
   IntVal base_address(const lang::Expr& base, bool& user);
   IntVal offset_by(IntVal base, int64_t offset);
   IntVal memory_int(const lang::Expr& e);            // an integer or pointer read from memory
+  IntVal string_byte_int(const lang::Expr& e);       // gen_strings.cpp: `s[i]` on a string
   void memory_into(const lang::Expr& e, uint32_t slot, Place dst);  // a struct, array or char[]
 
   // --- gen_usdt.cpp
@@ -265,6 +266,18 @@ class ProgramGen {
   void debugf_call(const lang::Expr& e);
   void join_call(const lang::Expr& e);  // gen_join.cpp
   IntVal strcontains_int(const lang::Expr& e);  // gen_strcontains.cpp
+  IntVal strstr_int(const lang::Expr& e);       // gen_strcontains.cpp
+  // Jumps to found_at(i) where needle first occurs at haystack byte i; falls through if nowhere.
+  void string_search(const lang::Expr& hay, const lang::Expr& needle,
+                     const std::function<bpf::Label(uint32_t)>& found_at);
+  IntVal memcmp_int(const lang::Expr& e);       // gen_strings.cpp
+  IntVal strlen_int(const lang::Expr& e);       // gen_strings.cpp
+  IntVal len_int(const lang::Expr& e);          // gen_len.cpp
+  IntVal stack_depth_int(const lang::Expr& stack);  // gen_len.cpp: len(ustack), len(kstack)
+  void count_callback();  // gen_len.cpp: len(@m)'s callback, after the program, once used
+  IntVal usermode_int(const lang::Expr& e);     // gen_usermode.cpp
+  void assert_call(const lang::Expr& e);        // gen_asserts.cpp
+  void no_code(const lang::Expr& e);            // gen_asserts.cpp: static_assert, done when checked
   void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);
@@ -346,6 +359,8 @@ class ProgramGen {
   };
   std::vector<Loop> loops_;
   std::vector<LoopCallback> callbacks_;  // for loops whose bodies are still to generate
+  bpf::Label count_callback_;            // len(@m)'s bpf_for_each_map_elem callback
+  bool count_callback_used_ = false;
   std::optional<Error> error_;
 };
 

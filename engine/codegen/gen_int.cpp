@@ -151,8 +151,8 @@ IntVal ProgramGen::gen_int(const Expr& e) {
     case ExprKind::IncDec: return incdec(e);
     case ExprKind::Cast: return cast(e);
     case ExprKind::Field: return reads_memory(e) ? memory_int(e) : field_int(e);
-    case ExprKind::Deref:
-    case ExprKind::Index: return memory_int(e);
+    case ExprKind::Deref: return memory_int(e);
+    case ExprKind::Index: return e.operands[0]->type.is_string() ? string_byte_int(e) : memory_int(e);
     case ExprKind::Sizeof:
     case ExprKind::Offsetof: return IntVal::constant(static_cast<int64_t>(e.int_value));
     case ExprKind::Call: return call_int(e);

@@ -164,6 +164,7 @@ Status ProgramGen::generate() {
                           " bytes of BPF stack, more than the kernel's 512: use fewer or shorter strings "
                           "(str(p, n), BPFTRACE_STRLEN) or split the statement");
   loop_callbacks();
+  count_callback();
   if (error_) return *error_;
   return {};
 }

@@ -77,7 +77,8 @@ using ExprPtr = std::unique_ptr<Expr>;
 struct Expr {
   ExprKind kind;
   Span span;
-  std::string name;              // Builtin/Variable/Map/Call/Field name
+  std::string name;              // Builtin/Variable/Map/Call/Field name; Integer: "true" or
+                                 // "false" for a bool literal
   std::string str;               // String value
   uint64_t int_value = 0;        // Integer
   Op op = Op::None;              // Unary/Binary/IncDec

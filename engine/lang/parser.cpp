@@ -51,6 +51,7 @@ std::optional<Type> cast_target(const std::string& name) {
   };
   for (const auto& c : kCasts)
     if (name == c.a || name == c.b) return Type::integer(c.bytes, c.is_signed);
+  if (name == "bool") return Type::boolean();  // bpftrace 0.22 on
   return std::nullopt;
 }
 
@@ -488,7 +489,7 @@ class Parser {
     if (accept(Tok::Colon)) {
       Token type = expect(Tok::Ident, "as the variable's type (e.g. let $x: uint32 = 1;)");
       declared = cast_target(type.text);
-      if (!declared) fail(type.span, "unknown type '" + type.text + "' for " + var.text + ": use one of uint8 .. uint64, int8 .. int64");
+      if (!declared) fail(type.span, "unknown type '" + type.text + "' for " + var.text + ": use one of uint8 .. uint64, int8 .. int64, bool");
     }
     ExprPtr value;
     Span op_span = var.span;
@@ -818,7 +819,7 @@ class Parser {
         if (t.text == "sizeof" && at(Tok::LParen)) return sizeof_expr(t);
         if (t.text == "offsetof" && at(Tok::LParen)) return offsetof_expr(t);
         if (!at(Tok::LParen) && (t.text == "true" || t.text == "false"))
-          return integer_literal(t.span, t.text == "true");  // bpftrace 0.22's booleans
+          return bool_literal(t.span, t.text == "true");  // bpftrace 0.22's booleans
         if (!at(Tok::LParen)) {
           ExprPtr e = node(ExprKind::Builtin, t.span);
           e->name = std::move(t.text);
@@ -874,7 +875,7 @@ class Parser {
     named_params_.declare(name, is_bool ? "bool" : is_string ? "string" : "int",
                           args.size() >= 2 ? text : "false", args.size() == 3 ? args[2]->str : "");
     if (!given) {
-      if (args.size() < 2) return integer_literal(where, 0);
+      if (args.size() < 2) return bool_literal(where, false);
       args[1]->span = where;
       return std::move(args[1]);
     }
@@ -884,8 +885,8 @@ class Parser {
       return e;
     }
     if (is_bool) {
-      if (*given == "" || *given == "true" || *given == "1") return integer_literal(where, 1);
-      if (*given == "false" || *given == "0") return integer_literal(where, 0);
+      if (*given == "" || *given == "true" || *given == "1") return bool_literal(where, true);
+      if (*given == "false" || *given == "0") return bool_literal(where, false);
       fail(where, "option --" + name + " is a boolean: give --" + name + ", --" + name + "=true or --" + name + "=false, not '" + *given + "'");
     }
     char* end = nullptr;
@@ -894,6 +895,13 @@ class Parser {
     if (given->empty() || *end || errno)
       fail(where, "option --" + name + " takes an integer (e.g. --" + name + "=" + text + "), not '" + *given + "'");
     return integer_literal(where, uint64_t(v));
+  }
+
+  // `true` or `false`: an Integer literal named so, which the checker types bool.
+  ExprPtr bool_literal(Span span, bool value) {
+    ExprPtr e = integer_literal(span, value);
+    e->name = value ? "true" : "false";
+    return e;
   }
 
   ExprPtr integer_literal(Span span, uint64_t value) {

@@ -26,6 +26,9 @@ bool compatible(const Type& a, const Type& b) {
 // `a` grown to hold `b` too (the longer string).
 Type merged(const Type& a, const Type& b) {
   Type t = a;
+  // A variable given both a bool and an integer (0.17's `$found = 0; ... $found = $a == $b`)
+  // holds integers.
+  if (a.is_bool != b.is_bool) t.is_bool = false;
   if (a.is_string()) t.size = std::max(a.size, b.size);
   if (a.kind == TypeKind::Tuple)
     for (size_t i = 0; i < t.fields.size(); ++i) t.fields[i] = merged(a.fields[i], b.fields[i]);
@@ -288,6 +291,7 @@ void Checker::check(Expr& e, Use use) {
     case ExprKind::Integer:
       // bpftrace types literals int64; ones past INT64_MAX only fit unsigned.
       e.type = Type::integer(8, e.int_value <= static_cast<uint64_t>(INT64_MAX));
+      if (e.name == "true" || e.name == "false") e.type = Type::boolean();
       break;
     case ExprKind::String: e.type = Type::string(static_cast<uint32_t>(e.str.size() + 1)); break;
     case ExprKind::Builtin: builtin(e); break;
@@ -333,8 +337,8 @@ void Checker::unary(Expr& e) {
                       type_name(x.type) + "'");
     return;
   }
-  // bpftrace 0.17: -x and ~x are 64-bit with x's sign; !x is unsigned of x's width.
-  if (e.op == Op::LogNot) e.type = Type::integer(x.type.size, false);
+  // bpftrace 0.17: -x and ~x are 64-bit with x's sign; !x is a bool (0.22 on; 0 or 1 as in 0.17).
+  if (e.op == Op::LogNot) e.type = Type::boolean();
   else e.type = Type::integer(8, x.type.is_signed);
 }
 
@@ -345,7 +349,7 @@ void Checker::binary(Expr& e) {
   check(r, Use::Value);
   if (l.type.kind == TypeKind::None || r.type.kind == TypeKind::None) return;
   if (l.type.is_string() && r.type.is_string() && (e.op == Op::Eq || e.op == Op::Ne)) {
-    e.type = Type::integer(8, false);
+    e.type = Type::boolean();
     return;
   }
   if (l.type.is_pointer() || r.type.is_pointer()) {
@@ -358,8 +362,11 @@ void Checker::binary(Expr& e) {
                       "' with '" + type_name(r.type) + "'");
     return;
   }
-  // bpftrace 0.17: 64-bit arithmetic, signed only when both sides are.
+  // bpftrace 0.17: 64-bit arithmetic, signed only when both sides are. Comparisons are bools
+  // (0.22 on), as are && and || of two bools; each is still the 0 or 1 of 0.17.
   e.type = Type::integer(8, l.type.is_signed && r.type.is_signed);
+  bool logical = e.op == Op::LogAnd || e.op == Op::LogOr;
+  if (op_is_comparison(e.op) || (logical && l.type.is_bool && r.type.is_bool)) e.type = Type::boolean();
 }
 
 // bpftrace 0.17: a pointer plus or minus an integer is a pointer moved by whole elements;
@@ -370,7 +377,7 @@ void Checker::pointer_binary(Expr& e) {
   bool both = l.type.is_pointer() && r.type.is_pointer();
   bool other_int = l.type.is_integer() || r.type.is_integer();
   if (op_is_comparison(e.op) && (both || other_int)) {
-    e.type = Type::integer(8, false);
+    e.type = Type::boolean();
     return;
   }
   if ((e.op == Op::Add || (e.op == Op::Sub && l.type.is_pointer())) && !both && other_int) {
@@ -433,6 +440,7 @@ void Checker::cast(Expr& e) {
   Expr& x = *e.operands[0];
   check(x, Use::Value);
   if (x.type.kind == TypeKind::None) return;
+  if (e.cast_type.is_bool) return cast_to_bool(e);  // semantic_bool.cpp
   if (!x.type.is_scalar()) {
     error(e.span, "Cannot cast from '" + type_name(x.type) + "' to '" + type_name(e.cast_type) + "'");
     return;

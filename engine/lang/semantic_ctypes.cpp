@@ -183,6 +183,7 @@ void Checker::index(Expr& e) {
   check(base, Use::Value);
   check(idx, Use::Value);
   if (base.type.kind == TypeKind::None || idx.type.kind == TypeKind::None) return;
+  if (base.type.is_string()) return string_index(e);  // semantic_strings.cpp
   if (!base.type.is_pointer() && base.type.kind != TypeKind::Array) {
     error(e.span, "The array index operator [] can only be used on arrays and pointers, found " +
                       (base.type.is_integer() ? std::string("integer") : type_name(base.type)) + ".");

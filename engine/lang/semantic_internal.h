@@ -55,6 +55,7 @@ class Checker {
   void element_of_tuple(Expr& e);   // semantic_tuples.cpp: `$t.0`
   void incdec(Expr& e);
   void cast(Expr& e);
+  void cast_to_bool(Expr& e);  // semantic_bool.cpp: (bool)x
   void variable(Expr& e);
   void tuple(Expr& e);
 
@@ -75,6 +76,7 @@ class Checker {
   void cast_to_c(Expr& e);
   void deref(Expr& e);
   void index(Expr& e);
+  void string_index(Expr& e);  // semantic_strings.cpp: `s[i]`, a string's byte
   void record_field(Expr& e);
   void size_of(Expr& e);
   void offset_of(Expr& e);
@@ -141,6 +143,17 @@ class Checker {
   void call_type_test(Expr& e);   // is_integer, is_str, ...
   void call_unavailable(Expr& e); // dw_ustack, skboutput: the reason they cannot be
   void call_probetype(Expr& e);
+  // semantic_strings.cpp: strstr, strcap, memcmp
+  void call_strstr(Expr& e);
+  void call_strcontains(Expr& e);
+  void call_strcap(Expr& e);
+  void call_memcmp(Expr& e);
+  void call_len(Expr& e);        // semantic_len.cpp
+  void call_usermode(Expr& e);   // semantic_usermode.cpp
+  // semantic_asserts.cpp
+  void call_assert(Expr& e);
+  void call_static_assert(Expr& e);
+  void call_assert_str(Expr& e);
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
   void call_buf(Expr& e);

@@ -37,7 +37,7 @@ void Checker::call_delete(Expr& e) {
     }
   }
   call_map_function(e);
-  e.type = Type::integer(8, false);  // 1 when an element was removed
+  e.type = Type::boolean();  // true when an element was removed (docs/stdlib.md: bool delete)
 }
 
 void Checker::call_has_key(Expr& e) {
@@ -52,7 +52,7 @@ void Checker::call_has_key(Expr& e) {
   MapInfo* info = map_for(m, false);
   if (first_use) info->first_use = e.span;
   m.type = info->value;
-  e.type = Type::integer(8, false);
+  e.type = Type::boolean();  // docs/stdlib.md: `boolean has_key(map m, mapkey k)`
 }
 
 // @m[a, b] where @m's key is the tuple (a, b), or @m[t] for a tuple t where @m has the keys

@@ -58,6 +58,7 @@ void Checker::call_type_test(Expr& e) {
   if (t.kind == TypeKind::None && e.function != FunctionId::IsLiteral) return;  // already reported
   e.kind = ExprKind::Integer;
   e.int_value = yes;
+  e.name = yes ? "true" : "false";  // a bool, as docs/stdlib.md types them
   e.operands.clear();
   check(e, Use::Value);
 }

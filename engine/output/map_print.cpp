@@ -180,6 +180,10 @@ void MapPrinter::append_entry_value(std::string& out, OutputFormat format, uint3
     case TypeKind::Count: return append_number(out, r.bits / div);
     case TypeKind::Sum:
     case TypeKind::Integer:
+      if (map_.value.is_bool) {
+        out += r.bits ? "true" : "false";
+        return;
+      }
       if (map_.value.is_signed) return append_number(out, int64_t(r.bits) / int64_t(div));
       return append_number(out, r.bits / div);
     case TypeKind::Min:

@@ -23,6 +23,10 @@ void append_value(std::string& out, OutputFormat format, const Type& type, const
   switch (type.kind) {
     case TypeKind::Integer: {
       uint64_t v = read_widened(p, type.size, type.is_signed);
+      if (type.is_bool) {
+        out += v ? "true" : "false";
+        return;
+      }
       if (type.is_signed)
         append_number(out, int64_t(v));
       else
@@ -64,7 +68,7 @@ void append_key_text(std::string& out, const std::vector<Type>& parts,
     if (i) out += format == OutputFormat::Json ? "," : ", ";
     const Type& part = parts[i];
     const uint8_t* p = key + offsets[i];
-    if (part.is_integer()) {
+    if (part.is_integer() && !part.is_bool) {
       append_number(out, int64_t(read_widened(p, part.size, part.is_signed)));
     } else if (part.is_pointer()) {  // bpftrace prints pointer keys in hex: @m[0x7ffd4a2c]
       out += "0x";

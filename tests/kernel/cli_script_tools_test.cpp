@@ -135,13 +135,9 @@ std::string missing_on_this_machine(const std::string& message) {
   return "";
 }
 
-}  // namespace
-
-TEST_SUITE_BEGIN("host-only");
-
-TEST_CASE("each of bpftrace 0.17's tools loads, or this machine lacks what it probes") {
-  std::vector<std::string> tools = tools_in("/usr/sbin");
-  REQUIRE_MESSAGE(!tools.empty(), "the bpftrace package (tests/install-packages) installs /usr/sbin/*.bt");
+// Each tool loads with --dry-run, or fails for want of something this machine is checked to
+// lack; the tally of both must be every tool.
+void each_loads_or_lacks(const std::vector<std::string>& tools) {
   int loaded = 0, lacking = 0;
   for (const std::string& tool : tools) {
     std::string name = tool.substr(tool.rfind('/') + 1);
@@ -162,6 +158,37 @@ TEST_CASE("each of bpftrace 0.17's tools loads, or this machine lacks what it pr
   CHECK(loaded + lacking == int(tools.size()));
 }
 
+// bpftrace v0.26.1's tools: the corpus sits beside the project's checkout (../shared); a clean
+// clone made elsewhere (CI's /tmp/ci) finds it through RAWPROBE_CORPUS or /work/shared.
+std::vector<std::string> v026_tools() {
+  std::vector<std::string> tools;
+  const char* from_env = std::getenv("RAWPROBE_CORPUS");
+  for (std::string corpus : {std::string(from_env ? from_env : ""), source_root() + "/../shared/corpus",
+                             std::string("/work/shared/corpus")}) {
+    if (corpus.empty()) continue;
+    tools = tools_in(corpus + "/bpftrace-v0.26.1/tools");
+    if (!tools.empty()) break;
+  }
+  return tools;
+}
+
+}  // namespace
+
+TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("each of bpftrace 0.17's tools loads, or this machine lacks what it probes") {
+  std::vector<std::string> tools = tools_in("/usr/sbin");
+  REQUIRE_MESSAGE(!tools.empty(), "the bpftrace package (tests/install-packages) installs /usr/sbin/*.bt");
+  each_loads_or_lacks(tools);
+}
+
+TEST_CASE("each of bpftrace 0.26.1's tools loads, or this machine lacks what it probes") {
+  std::vector<std::string> tools = v026_tools();
+  REQUIRE_MESSAGE(!tools.empty(), "shared/corpus/bpftrace-v0.26.1/tools is beside the source tree, in "
+                                  "/work/shared, or named by RAWPROBE_CORPUS");
+  each_loads_or_lacks(tools);
+}
+
 TEST_CASE("bpftrace 0.17's tools in /usr/sbin get past the preprocessor and the literals") {
   std::vector<std::string> tools = tools_in("/usr/sbin");
   REQUIRE_MESSAGE(!tools.empty(), "the bpftrace package (tests/install-packages) installs /usr/sbin/*.bt");
@@ -172,16 +199,7 @@ TEST_CASE("bpftrace 0.17's tools in /usr/sbin get past the preprocessor and the 
 }
 
 TEST_CASE("bpftrace 0.26.1's tools in shared/corpus get past the preprocessor and the literals") {
-  // The corpus sits beside the project's checkout (../shared); a clean clone made elsewhere
-  // (CI's /tmp/ci) finds it through RAWPROBE_CORPUS or the workspace's /work/shared.
-  std::vector<std::string> tools;
-  const char* from_env = std::getenv("RAWPROBE_CORPUS");
-  for (std::string corpus : {std::string(from_env ? from_env : ""), source_root() + "/../shared/corpus",
-                             std::string("/work/shared/corpus")}) {
-    if (corpus.empty()) continue;
-    tools = tools_in(corpus + "/bpftrace-v0.26.1/tools");
-    if (!tools.empty()) break;
-  }
+  std::vector<std::string> tools = v026_tools();
   REQUIRE_MESSAGE(!tools.empty(), "shared/corpus/bpftrace-v0.26.1/tools is beside the source tree, in "
                                   "/work/shared, or named by RAWPROBE_CORPUS");
   Tally t = run_tools(tools);

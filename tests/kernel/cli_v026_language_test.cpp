@@ -196,3 +196,32 @@ TEST_CASE("bpftrace v0.26.1's tools get past the syntax this branch adds") {
 }
 
 TEST_SUITE_END();
+
+TEST_CASE("bool: bpftrace's own tests of it (tests/runtime/bool) print the same here") {
+  // bpftrace 0.26 is not installed: the cases and their expected lines are bpftrace's own.
+  // Each PROG and its EXPECT lines, from bpftrace's tests/runtime/bool (the cases whose
+  // features rawprobe has: all but the (bool[2]) array cast).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"BEGIN { print((true, false)); exit(); }", {"(true, false)"}},
+      {"BEGIN { if (true) { print(1); } if (false) { print(2); } exit(); }", {"1"}},
+      {"BEGIN { @a[true] = false; exit(); }", {"@a[true]: false"}},
+      {"BEGIN { $b = true; $c = false; print(($b, $c)); exit(); }", {"(true, false)"}},
+      {"BEGIN{ print(((bool)1, (bool)0)); exit(); }", {"(true, false)"}},
+      {"BEGIN{ print(((bool)\"hello\", (bool)\"\")); exit(); }", {"(true, false)"}},
+      {"BEGIN { $a = (int64*)0; $b = (int64*)1; print(((bool)$b, (bool)$a)); exit(); }", {"(true, false)"}},
+      {"BEGIN{ print(((int64)true, (int64)false)); exit(); }", {"(1, 0)"}},
+      {"BEGIN{ print((!0, !10)); exit(); }", {"(true, false)"}},
+      {"BEGIN { @a[false, 1, true] = 1; @a[true, (int32)2, false] = 2; exit(); }",
+       {"@a[false, 1, true]: 1", "@a[true, 2, false]: 2"}},
+  };
+  for (const auto& [prog, expect] : cases) {
+    CAPTURE(prog);
+    RunResult r = run_rawprobe({"-e", prog});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    std::vector<std::string> got = lines_starting(r.out, "");
+    for (const std::string& line : expect) CHECK_MESSAGE(std::count(got.begin(), got.end(), line) == 1, r.out);
+    // "EXPECT_NONE 2" for the conditional case.
+    if (prog.find("print(2)") != std::string::npos) CHECK(std::count(got.begin(), got.end(), "2") == 0);
+  }
+}

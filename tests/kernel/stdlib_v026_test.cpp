@@ -5,9 +5,18 @@
 // the number a syscall tracepoint records), or from bpftrace 0.17 for the forms it shares.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "tests/kernel/cli_run.h"
 
@@ -20,6 +29,24 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines = lines_starting(text, "");
   std::erase(lines, std::string());
   return lines;
+}
+
+std::vector<std::string> fields_of(const std::string& line, char sep) {
+  std::vector<std::string> f;
+  std::stringstream in(line);
+  for (std::string w; std::getline(in, w, sep);) f.push_back(w);
+  return f;
+}
+
+// Runs `script` and returns its lines split at '|', those of at least `min_fields` fields.
+std::vector<std::vector<std::string>> printed_records(const std::string& script, size_t min_fields) {
+  RunResult r = run_rawprobe({"-e", script});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::vector<std::string>> records;
+  for (const std::string& line : lines_of(r.out))
+    if (std::vector<std::string> f = fields_of(line, '|'); f.size() >= min_fields) records.push_back(f);
+  return records;
 }
 
 }  // namespace
@@ -233,4 +260,212 @@ TEST_CASE("probetype names the block's probe type; BEGIN and END are \"special\"
   r = run_rawprobe({"--dry-run", "-e", "BEGIN, interval:ms:1 { printf(\"%s\\n\", probetype); }"});
   CHECK(r.status == 1);
   CHECK(r.err.find("probetype in a block of several probe types (special, interval)") != std::string::npos);
+}
+
+// strstr, strcap, memcmp, len, usermode, assert and static_assert (bpftrace 0.26.1). Their
+// expected values are computed from what the run printed (the strings searched, the bytes
+// compared, the map counted), from 0.26.1's stdlib source where the docs leave a detail out
+// (quoted), or from the kernel's own accounting (a process's user and system time).
+
+TEST_CASE("strstr is where std::string::find finds the needle in the strings the run printed, -1 for none") {
+  // Literal and runtime strings, needles at the start, inside, at the end, longer than the
+  // haystack, empty, and absent; comm is the kernel's name for rawprobe.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"hello-test-world", "test"}, {"hello-test-world", "hello"}, {"hello-test-world", "world"},
+      {"hello-test-world", "nope"}, {"abc", "abcd"},               {"abc", ""},
+      {"aaab", "aab"},              {"x", "x"},
+  };
+  std::string script = "BEGIN { ";
+  for (const auto& [h, n] : pairs)
+    script += "$h = \"" + h + "\"; $n = \"" + n + "\"; printf(\"%s|%s|%d|%d\\n\", $h, $n, strstr($h, $n), strstr($h, \"" +
+              n + "\")); ";
+  script += "printf(\"%s|%s|%d|%d\\n\", comm, \"probe\", strstr(comm, \"probe\"), strstr(comm, \"probe\")); exit(); }";
+  int checked = 0;
+  for (std::vector<std::string> f : printed_records(script, 3)) {
+    std::string line = f[0] + "|" + f[1];
+    if (f.size() == 3) f.insert(f.begin() + 1, "");  // an empty needle prints as nothing
+    size_t at = f[0].find(f[1]);
+    std::string want = at == std::string::npos ? "-1" : std::to_string(at);
+    CHECK_MESSAGE(f[2] == want, line);  // a runtime needle
+    CHECK_MESSAGE(f[3] == want, line);  // a literal needle
+    ++checked;
+  }
+  CHECK(checked == int(pairs.size()) + 1);
+}
+
+TEST_CASE("strlen counts the bytes before the NUL, as std::string::size does for the strings printed back") {
+  const std::vector<std::string> texts = {"", "a", "hello world", "exactly-sixteen!"};
+  std::string script = "BEGIN { ";
+  for (const std::string& t : texts)
+    script += "$s = \"" + t + "\"; printf(\"%s|%d|%d|x\\n\", $s, strlen($s), strcontains($s, \"o\")); ";
+  script += "printf(\"%s|%d|%d|x\\n\", comm, strlen(comm), strcontains(comm, \"o\")); exit(); }";
+  int checked = 0;
+  for (const std::vector<std::string>& f : printed_records(script, 4)) {
+    CHECK_MESSAGE(f[1] == std::to_string(f[0].size()), f[0]);
+    CHECK_MESSAGE(f[2] == std::to_string(f[0].find('o') != std::string::npos), f[0]);
+    ++checked;
+  }
+  CHECK(checked == int(texts.size()) + 1);
+}
+
+TEST_CASE("memcmp has memcmp(3)'s sign, and is the first unequal bytes' difference") {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"abcdef", "abcxef"}, {"abcxef", "abcdef"}, {"same", "same"}, {"zz", "za"}, {"Abc", "abc"}};
+  std::string script = "BEGIN { ";
+  for (const auto& [a, b] : pairs)
+    for (int n = 1; n <= int(std::min(a.size(), b.size())); ++n)
+      script += "$a = \"" + a + "\"; $b = \"" + b + "\"; $n = " + std::to_string(n) +
+                "; printf(\"%s|%s|%d|%d|%d\\n\", $a, $b, $n, memcmp($a, $b, $n), memcmp($a, $b, " + std::to_string(n) +
+                ")); ";
+  script += "exit(); }";
+  int checked = 0;
+  for (const std::vector<std::string>& f : printed_records(script, 5)) {
+    std::string line = f[0] + "|" + f[1] + "|" + f[2];
+    size_t n = std::stoul(f[2]);
+    int c = std::memcmp(f[0].data(), f[1].data(), n);
+    int diff = 0;
+    for (size_t i = 0; i < n && !diff; ++i) diff = int(uint8_t(f[0][i])) - int(uint8_t(f[1][i]));
+    for (int k : {3, 4}) {
+      int got = std::stoi(f[size_t(k)]);
+      CHECK_MESSAGE((got < 0) == (c < 0), line);
+      CHECK_MESSAGE((got == 0) == (c == 0), line);
+      CHECK_MESSAGE(got == diff, line);
+    }
+    ++checked;
+  }
+  CHECK(checked == 6 + 6 + 4 + 2 + 3);
+}
+
+TEST_CASE("strcap is a string's capacity, NUL included: its size, which print shows for a string[N]") {
+  // str()'s capacity is the configured string length (BPFTRACE_STRLEN, here 40).
+  RunResult r = run({"env", "BPFTRACE_STRLEN=40", rawprobe_path(), "-e",
+                     "BEGIN { $s = \"abcdef\"; printf(\"%d %d %d %d\\n\", strcap($s), strcap(\"/\"), strcap(comm), "
+                     "strcap(str((uint64)curtask))); static_assert(strcap(\"ab\") == 3, \"cap\"); exit(); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // "abcdef" and "/" with their NULs; comm is the kernel's TASK_COMM_LEN (16).
+  CHECK(lines_of(r.out).at(1) == std::to_string(std::strlen("abcdef") + 1) + " " + std::to_string(std::strlen("/") + 1) +
+                                     " 16 40");
+}
+
+TEST_CASE("len(@m) is the number of elements the map prints") {
+  for (int n : {1, 7, 40}) {
+    CAPTURE(n);
+    RunResult r = run_rawprobe({"-e", "BEGIN { for $i : 0.." + std::to_string(n) +
+                                          " { @m[$i * 3] = $i; } @c[comm] = count(); delete(@m, 0); "
+                                          "printf(\"len %d %d\\n\", len(@m), len(@c)); exit(); }"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    std::vector<std::string> lines = lines_of(r.out);
+    int printed = int(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("@m["); }));
+    int counts = int(std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("@c["); }));
+    CHECK(printed == n - 1);
+    CHECK(lines.at(1) == "len " + std::to_string(printed) + " " + std::to_string(counts));
+  }
+}
+
+TEST_CASE("len(kstack) and len(ustack) are the frames print() shows of the same stack") {
+  // At the exit_group of a child: both stacks are taken at the same place, once for len()
+  // (bpf_get_stack) and once for print() (bpf_get_stackid).
+  RunResult r = run_rawprobe({"-c", "/bin/true", "-e",
+                              "tracepoint:syscalls:sys_enter_exit_group /pid == cpid/ { printf(\"%d %d %d\\n\", len(kstack), "
+                              "len(ustack), len(kstack(2))); print(kstack); print(ustack); exit(); }"});
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::string> lines = lines_starting(r.out, "");
+  // The numbers, then the kstack's frames, a blank line, the ustack's frames (each frame
+  // indented by 8 spaces).
+  auto numbers = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return !l.empty() && std::isdigit(l[0]); });
+  REQUIRE(numbers != lines.end());
+  std::vector<int> frames;
+  bool in_stack = false;
+  for (auto it = numbers + 1; it != lines.end(); ++it) {
+    bool frame = it->starts_with("        ");
+    if (frame && !in_stack) frames.push_back(0);
+    if (frame) ++frames.back();
+    in_stack = frame;
+  }
+  REQUIRE(frames.size() == 2);
+  std::istringstream said(*numbers);
+  int kernel = -1, user = -1, limited = -1;
+  said >> kernel >> user >> limited;
+  CHECK(kernel == frames[0]);
+  CHECK(user == frames[1]);
+  CHECK(limited == std::min(2, frames[0]));
+}
+
+TEST_CASE("assert prints base.bt's message and ends the run with status 1; a true one does nothing") {
+  // bpftrace v0.26.1 src/stdlib/base.bt: `if (!$cond) { printf("Assertion failed. Msg: %s", $msg); exit(1); }`
+  RunResult r = run_rawprobe({"-e", "BEGIN { assert(pid == pid, \"fine\"); printf(\"after\\n\"); "
+                                    "$m = \"pid is not 0\"; assert(pid == 0, $m); printf(\"not here\\n\"); }"
+                                    " END { printf(\"|end\\n\"); }"});
+  CHECK(r.status == 1);
+  CHECK(lines_of(r.out) == std::vector<std::string>{"Attaching 2 probes...", "after", "Assertion failed. Msg: pid is not 0|end"});
+  r = run_rawprobe({"-e", "BEGIN { assert(comm, \"x\"); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("assert()'s condition must be a bool or an integer (string[16] given)") != std::string::npos);
+}
+
+TEST_CASE("static_assert stops the script with its message; its condition must be known when checked") {
+  RunResult r = run_rawprobe({"-e", "BEGIN { static_assert(sizeof(comm) == 16, \"comm\"); static_assert(1 + 1 == 3, \"math\"); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("-e:1:52: error: static assertion failed: math") != std::string::npos);
+  CHECK(r.err.find("failed: comm") == std::string::npos);  // the true one says nothing
+  r = run_rawprobe({"-e", "BEGIN { assert_str(comm); assert_str(pid); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("-e:1:38: error: string-like values must be either strings, arrays or pointers") != std::string::npos);
+  r = run_rawprobe({"-e", "BEGIN { static_assert(pid == 1, \"pid\"); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("static_assert()'s condition must be known when the script is checked") != std::string::npos);
+}
+
+TEST_CASE("usermode agrees with the kernel's user and system time of what the profile probe interrupted") {
+  // A shell loop runs in user space; dd copying /dev/zero runs mostly in the kernel. Sampled at
+  // 997 Hz, each one's share of usermode == 1 samples lies near its share of user time in
+  // /proc/PID/stat (utime and stime, fields 14 and 15).
+  Process spin({"sh", "-c", "while :; do :; done"});
+  Process copy({"dd", "if=/dev/zero", "of=/dev/null", "bs=1M", "count=100000000"});
+  std::string sh_pid = std::to_string(spin.pid()), dd_pid = std::to_string(copy.pid());
+  Process tracer({rawprobe_path(), "-e",
+                  "profile:hz:997 /pid == " + sh_pid + " || pid == " + dd_pid +
+                      "/ { @[comm, usermode] = count(); } BEGIN { printf(\"%d\\n\", usermode); }"});
+  REQUIRE(tracer.wait_for_output("Attaching", 60));
+  REQUIRE(tracer.wait_for_output("\n1\n", 30));  // BEGIN: a special probe is user mode (arch.bt)
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  auto user_share = [](pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), {});
+    std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+    std::vector<std::string> f;
+    for (std::string w; rest >> w;) f.push_back(w);
+    double utime = std::stod(f.at(11)), stime = std::stod(f.at(12));  // fields 14 and 15
+    return utime / std::max(1.0, utime + stime);
+  };
+  double sh_user = user_share(spin.pid()), dd_user = user_share(copy.pid());
+  spin.signal(SIGKILL);
+  copy.signal(SIGKILL);
+  spin.finish(10);
+  copy.finish(10);
+  tracer.signal(SIGINT);
+  RunResult r = tracer.finish(30);
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  std::map<std::string, double> samples;
+  for (const std::string& line : lines_of(r.out)) {
+    // @[sh, 1]: 2900
+    if (!line.starts_with("@[")) continue;
+    std::string comm = line.substr(2, line.find(',') - 2);
+    int mode = std::stoi(line.substr(line.find(',') + 2));
+    samples[comm + std::to_string(mode)] = std::stod(line.substr(line.find("]: ") + 3));
+  }
+  auto share = [&](const std::string& comm) {
+    double u = samples[comm + "1"], k = samples[comm + "0"];
+    REQUIRE(u + k > 100);
+    return u / (u + k);
+  };
+  MESSAGE("sh: user time share " << sh_user << ", usermode share " << share("sh") << "; dd: user time share "
+                                  << dd_user << ", usermode share " << share("dd"));
+  CHECK(std::abs(share("sh") - sh_user) < 0.25);
+  CHECK(std::abs(share("dd") - dd_user) < 0.25);
+  CHECK(share("sh") > share("dd") + 0.3);
 }

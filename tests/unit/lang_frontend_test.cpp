@@ -201,7 +201,7 @@ TEST_CASE("AST dump shows structure, compound assignment and types") {
         "    int 2 :: int64\n"
         "    int 3 :: int64\n"
         "  if\n"
-        "   binary > :: int64\n"
+        "   binary > :: bool\n"  // a comparison is a bool (bpftrace 0.22 on)
         "    variable $x :: int64\n"
         "    int 1 :: int64\n"
         "   then\n"

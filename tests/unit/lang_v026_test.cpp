@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "engine/base/type_names.h"
 #include "engine/lang/frontend.h"
 #include "engine/lang/settings.h"
 #include "tests/unit/lang_fixture.h"
@@ -39,6 +40,15 @@ uint64_t printed_literal(const FrontEndResult& r) {
   const Expr& arg = *s.expr->operands.at(0);
   REQUIRE(arg.kind == ExprKind::Integer);
   return arg.int_value;
+}
+
+// The type of the argument of the block's last statement, print(ARG).
+std::string printed_type(const std::string& text) {
+  FrontEndResult r = check(text);
+  REQUIRE_MESSAGE(r.ok, test::error_text(r));
+  const Stmt& s = *r.program.ast.probes.at(0).body.back();
+  REQUIRE(s.expr->kind == ExprKind::Call);
+  return type_name(s.expr->operands.at(0)->type);
 }
 
 }  // namespace
@@ -136,7 +146,8 @@ TEST_CASE("let declares a variable, with or without a value or a type") {
   REQUIRE(r.ok);
   CHECK(r.program.ast.probes[0].body[0]->expr->type.size == 2);
   r = check("BEGIN { let $x: float = 7; }");
-  CHECK(test::error_text(r).find("unknown type 'float' for $x") != std::string::npos);
+  CHECK(test::error_text(r).find("unknown type 'float' for $x: use one of uint8 .. uint64, int8 .. int64, bool") !=
+        std::string::npos);
 }
 
 TEST_CASE("if and while take a condition without parentheses") {
@@ -208,4 +219,39 @@ TEST_CASE("map declarations take 0.26's four kinds and must fit the value") {
   CHECK(test::error_text(r).find("a map holds 1 to 4294967295 entries, not 0") != std::string::npos);
   r = check("let @a = hash(10);\nBEGIN { @a[1] = count(); }");
   CHECK(test::error_text(r).find("map @a holds an aggregation, which needs a per-CPU map") != std::string::npos);
+}
+
+// The bool type (bpftrace 0.22 on; docs/language.md "Data Types": bool is `true` or `false`).
+TEST_CASE("true, false, comparisons, ! and casts to bool are bools") {
+  CHECK(printed_type("BEGIN { print(true); }") == "bool");
+  CHECK(printed_type("BEGIN { print(false); }") == "bool");
+  CHECK(printed_type("BEGIN { print(1 < 2); }") == "bool");
+  CHECK(printed_type("BEGIN { print(comm == \"sh\"); }") == "bool");
+  CHECK(printed_type("BEGIN { print(!5); }") == "bool");
+  CHECK(printed_type("BEGIN { print(curtask != 0); }") == "bool");
+  CHECK(printed_type("BEGIN { print(true && 1 > 0); }") == "bool");
+  CHECK(printed_type("BEGIN { print((bool)7); }") == "bool");
+  CHECK(printed_type("BEGIN { print((bool)\"x\"); }") == "bool");
+  CHECK(printed_type("BEGIN { print((bool)curtask); }") == "bool");
+  CHECK(printed_type("BEGIN { print(is_str(comm)); }") == "bool");
+  CHECK(printed_type("BEGIN { let $b: bool = true; print($b); }") == "bool");
+  CHECK(printed_type("BEGIN { $b = 3 > 2; print($b); }") == "bool");
+  // Arithmetic on bools, and 1 && 2 (integers), stay integers, as in 0.17 (signed only when
+  // both sides are: a bool is unsigned).
+  CHECK(printed_type("BEGIN { print(true + 1); }") == "unsigned int64");
+  CHECK(printed_type("BEGIN { print(1 && 2); }") == "int64");
+  CHECK(printed_type("BEGIN { print((int64)true); }") == "int64");
+}
+
+TEST_CASE("a variable given a bool and an integer holds integers, as 0.17 scripts expect") {
+  CHECK(printed_type("BEGIN { $found = 0; $found = pid == 1; print($found); }") == "int64");
+  CHECK(printed_type("BEGIN { @m = pid == 1; @m = 5; print(@m); }") == "unsigned int64");
+}
+
+TEST_CASE("(bool) of a value without a truth value is refused, naming it") {
+  FrontEndResult r = check("BEGIN { @c = count(); $b = (bool)@c; }");
+  CHECK_FALSE(r.ok);
+  CHECK_MESSAGE(test::error_text(r).find("t.bt:1:28: error: Cannot cast from 'count' to 'bool': only an integer, a pointer or a "
+                              "string has a truth value") != std::string::npos,
+                test::error_text(r));
 }
