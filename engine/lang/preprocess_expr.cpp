@@ -176,8 +176,9 @@ class IfParser {
       return fail(*t, "'" + t->text + "' where a value was expected in #if expression");
     }
     if (t->kind == PpKind::Number) {
-      std::string error;
-      if (!parse_if_number(t->text, v, error)) return fail(*t, error);
+      Result<IfValue> number = parse_if_number(t->text);
+      if (!number) return fail(*t, number.error().what);
+      v = *number;
       return true;
     }
     if (t->kind == PpKind::Char) {
@@ -205,7 +206,7 @@ class IfParser {
 
 }  // namespace
 
-bool parse_if_number(const std::string& text, IfValue& value, std::string& error) {
+Result<IfValue> parse_if_number(const std::string& text) {
   size_t end = text.size();
   // Suffixes: u, l, ll in either order, any case (but not lL).
   bool is_unsigned = false;
@@ -231,29 +232,24 @@ bool parse_if_number(const std::string& text, IfValue& value, std::string& error
   if (digits.find_first_of(".") != std::string::npos ||
       (base == 10 && digits.find_first_of("eE") != std::string::npos) ||
       (base == 16 && digits.find_first_of("pP") != std::string::npos)) {
-    error = "floating constant '" + text + "' in #if expression";
-    return false;
+    return make_error("floating constant '" + text + "' in #if expression");
   }
   if (i >= digits.size()) {
-    error = "invalid integer constant '" + text + "' in #if expression";
-    return false;
+    return make_error("invalid integer constant '" + text + "' in #if expression");
   }
   uint64_t v = 0;
   for (; i < digits.size(); ++i) {
     int d = hex_digit_value(digits[i]);
     if (d < 0 || d >= base) {
-      error = "invalid integer constant '" + text + "' in #if expression";
-      return false;
+      return make_error("invalid integer constant '" + text + "' in #if expression");
     }
     if (v > (UINT64_MAX - uint64_t(d)) / uint64_t(base)) {
-      error = "integer constant '" + text + "' is too large for 64 bits";
-      return false;
+      return make_error("integer constant '" + text + "' is too large for 64 bits");
     }
     v = v * uint64_t(base) + uint64_t(d);
   }
   // A constant that does not fit intmax_t is unsigned (gcc says so in a warning).
-  value = {v, is_unsigned || v > uint64_t(INT64_MAX)};
-  return true;
+  return IfValue{v, is_unsigned || v > uint64_t(INT64_MAX)};
 }
 
 bool evaluate_if(const std::vector<PpToken>& tokens, uint32_t directive, IfValue& value, PpProblem& problem) {

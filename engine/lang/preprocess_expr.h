@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/base/result.h"
 #include "engine/lang/pp_token.h"
 #include "engine/lang/preprocess_macros.h"
 
@@ -20,7 +21,8 @@ struct IfValue {
 // `directive` is where the #if is, for an empty expression. False with `problem` on an error.
 bool evaluate_if(const std::vector<PpToken>& tokens, uint32_t directive, IfValue& value, PpProblem& problem);
 
-// An integer constant as C reads it in #if (decimal, 0x, 0b, octal, with u/l/ll suffixes).
-bool parse_if_number(const std::string& text, IfValue& value, std::string& error);
+// An integer constant as C reads it in #if (decimal, 0x, 0b, octal, with u/l/ll suffixes);
+// the error's `what` is the message for the directive.
+Result<IfValue> parse_if_number(const std::string& text);
 
 }  // namespace rawprobe::lang
