@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace rawprobe::arch {
@@ -156,5 +157,10 @@ const Table* for_process(const Table& binary, const Table& kernel);
 std::optional<RegSlot> find_slot(const Table& table, std::string_view name);
 // Resolves a USDT/assembly register name (without '%' prefix) through the alias table.
 std::optional<ResolvedReg> resolve_alias(const Table& table, std::string_view alias);
+// A whole register as a script's reg("name") names it: its pt_regs field name ("ip", "regs[3]")
+// or an assembler name for all of that field ("rip", "x3"); never a part of one ("eax", "w3").
+std::optional<RegSlot> find_register(const Table& table, std::string_view name);
+// The names find_register accepts, comma-separated, for an error that lists them.
+std::string register_names(const Table& table);
 
 }  // namespace rawprobe::arch

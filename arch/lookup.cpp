@@ -91,4 +91,17 @@ std::optional<ResolvedReg> resolve_alias(const Table& table, std::string_view al
   return std::nullopt;
 }
 
+std::optional<RegSlot> find_register(const Table& table, std::string_view name) {
+  if (std::optional<RegSlot> slot = find_slot(table, name)) return slot;
+  std::optional<ResolvedReg> alias = resolve_alias(table, name);
+  if (alias && alias->bit_offset == 0 && alias->width_bits == alias->slot.size * 8) return alias->slot;
+  return std::nullopt;
+}
+
+std::string register_names(const Table& table) {
+  std::string names;
+  for (const RegSlot& slot : table.pt_regs) names += (names.empty() ? "" : ", ") + std::string(slot.name);
+  return names;
+}
+
 }  // namespace rawprobe::arch

@@ -9,12 +9,18 @@
 namespace rawprobe::lang {
 
 // bswap(x) is unsigned of x's width (bswap((int16)-2) is 65279); kptr(x) and uptr(x) are x,
-// marked as an address of one space, which rawprobe's integers do not track.
+// marked as an address of one space: a pointer's type says it, and an integer's cast to a
+// pointer reads the call (cast_to_c), as integers carry no address space.
 void Checker::call_same_integer(Expr& e) {
   if (!arg_count(e)) return;
   Expr& a = *e.operands[0];
   check(a, Use::Value);
   if (a.type.kind == TypeKind::None) return;
+  if (a.type.is_pointer() && e.function != FunctionId::Bswap) {
+    e.type = a.type;
+    e.type.user_memory = e.function == FunctionId::Uptr;
+    return;
+  }
   if (!a.type.is_integer()) {
     const char* kinds = e.function == FunctionId::Bswap ? "integer" : "integer or pointer";  // as bpftrace
     error(e.span, e.name + "() only supports " + kinds + " arguments (" + argument_type_name(a.type) + " provided)");

@@ -146,8 +146,12 @@ void Checker::cast_to_c(Expr& e) {
                       ctypes::spell(target) + " *)");
     return;
   }
-  // A pointer cast to another pointer keeps the memory it points into.
-  e.type = c_value(target, x.type.is_pointer() ? x.type.user_memory : user_memory(), e.span);
+  // A pointer cast to another pointer keeps the memory it points into; an integer that
+  // uptr() or kptr() marked points into the space it names, any other into the probe's.
+  bool user = x.type.is_pointer() ? x.type.user_memory : user_memory();
+  if (x.kind == ExprKind::Call && (x.function == FunctionId::Uptr || x.function == FunctionId::Kptr))
+    user = x.function == FunctionId::Uptr;
+  e.type = c_value(target, user, e.span);
 }
 
 void Checker::deref(Expr& e) {

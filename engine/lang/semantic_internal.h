@@ -150,6 +150,7 @@ class Checker {
   void call_memcmp(Expr& e);
   void call_len(Expr& e);        // semantic_len.cpp
   void call_usermode(Expr& e);   // semantic_usermode.cpp
+  void call_reg(Expr& e);        // semantic_reg.cpp
   // semantic_asserts.cpp
   void call_assert(Expr& e);
   void call_static_assert(Expr& e);

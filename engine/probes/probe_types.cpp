@@ -8,11 +8,14 @@ namespace rawprobe::probes {
 namespace {
 
 constexpr ContextTraits kNoContext{};
-constexpr ContextTraits kUserEntry{.args = ArgSource::Registers, .func = true, .user_space = true};
-constexpr ContextTraits kUserReturn{.retval = true, .func = true, .user_space = true};
-constexpr ContextTraits kUsdt{.args = ArgSource::UsdtOperands, .user_space = true};
-constexpr ContextTraits kKernelEntry{.args = ArgSource::Registers, .func = true};
-constexpr ContextTraits kKernelReturn{.retval = true, .func = true};
+constexpr ContextTraits kUserEntry{.args = ArgSource::Registers, .func = true, .user_space = true, .pt_regs = true};
+constexpr ContextTraits kUserReturn{.retval = true, .func = true, .user_space = true, .pt_regs = true};
+constexpr ContextTraits kUsdt{.args = ArgSource::UsdtOperands, .user_space = true, .pt_regs = true};
+constexpr ContextTraits kKernelEntry{.args = ArgSource::Registers, .func = true, .pt_regs = true};
+constexpr ContextTraits kKernelReturn{.retval = true, .func = true, .pt_regs = true};
+// A perf event program's context, struct bpf_perf_event_data, begins with the registers the
+// event interrupted.
+constexpr ContextTraits kPerfEvent{.pt_regs = true};
 constexpr ContextTraits kTracepoint{.record_fields = true,
                                     .retval_hint = " (try to use args->ret instead)"};
 constexpr ContextTraits kRawTracepoint{
@@ -43,10 +46,10 @@ const ProbeType kTypes[] = {
     {ProbeKind::Usdt, "usdt", "U", ProgramType::Kprobe, usdt_provider, true, true, true, kUsdt},
     {ProbeKind::Tracepoint, "tracepoint", "t", ProgramType::Tracepoint, tracepoint_provider, false, false, true,
      kTracepoint},
-    {ProbeKind::Interval, "interval", "i", ProgramType::PerfEvent, interval_provider, false, false, true, kNoContext},
-    {ProbeKind::Profile, "profile", "p", ProgramType::PerfEvent, profile_provider, false, false, true, kNoContext},
-    {ProbeKind::Software, "software", "s", ProgramType::PerfEvent, software_provider, false, false, true, kNoContext},
-    {ProbeKind::Hardware, "hardware", "h", ProgramType::PerfEvent, hardware_provider, false, false, true, kNoContext},
+    {ProbeKind::Interval, "interval", "i", ProgramType::PerfEvent, interval_provider, false, false, true, kPerfEvent},
+    {ProbeKind::Profile, "profile", "p", ProgramType::PerfEvent, profile_provider, false, false, true, kPerfEvent},
+    {ProbeKind::Software, "software", "s", ProgramType::PerfEvent, software_provider, false, false, true, kPerfEvent},
+    {ProbeKind::Hardware, "hardware", "h", ProgramType::PerfEvent, hardware_provider, false, false, true, kPerfEvent},
     {ProbeKind::Kprobe, "kprobe", "k", ProgramType::Kprobe, kprobe_provider, false, false, true, kKernelEntry},
     {ProbeKind::Kretprobe, "kretprobe", "kr", ProgramType::Kprobe, kprobe_provider, false, false, false,
      kKernelReturn},
@@ -58,7 +61,7 @@ const ProbeType kTypes[] = {
     {ProbeKind::Iter, "iter", "it", ProgramType::Tracing, iter_provider, false, false, true, kIter},
     // Nothing to list: any aligned address of the traced process.
     {ProbeKind::Watchpoint, "watchpoint", "w", ProgramType::PerfEvent, watchpoint_provider, false, false, false,
-     kNoContext},
+     kPerfEvent},
 };
 
 // bpftrace 0.17's names of the kinds renamed since.

@@ -58,6 +58,7 @@ struct ContextTraits {
                                // prototype, read from its slot (btf_functions.h); retval too
   bool iter_context = false;   // `ctx` is the iterator's struct bpf_iter__NAME *
   bool user_space = false;     // the probed code's pointers are user addresses
+  bool pt_regs = false;        // the context begins with the interrupted task's pt_regs: reg()
   // Said after the refusal of `retval` / `func` / `args` where the reason is particular to this
   // probe type; nullptr for the general message.
   const char* retval_hint = nullptr;
