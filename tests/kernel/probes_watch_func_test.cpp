@@ -30,9 +30,10 @@ const char* kScript = "watchpoint:increment+arg1:4:w { @writes = count(); }";
 
 }  // namespace
 
-// Host-only: in the VM guests (qemu's TCG emulating the debug registers) this counts 1003
-// writes for the sample's 1000 on both kernels, where the address form (watch_writes) counts
-// exactly; the extra hits are not explained yet (README, "Not there yet").
+// Host-only, as the other counting case below: in the VM guests qemu's TCG reports a hit for a
+// store by glibc's memcpy that overlaps neither watched integer (reg() showed its address, 0x23
+// bytes past the second), so the count there is one or two above the sample's (README, "Not
+// there yet").
 TEST_CASE("watchpoint:increment+arg1:4:w counts every write samples/watch_calls reports, on both of its addresses" *
           doctest::test_suite("host-only")) {
   RunResult r = run_rawprobe({"--trace-syscalls", "-c", sample("watch_calls") + " 500", "-e", kScript}, 60);
@@ -103,7 +104,8 @@ TEST_CASE("watchpoint:increment+arg1:4:w: rawprobe counts the writes bpftrace 0.
 }
 }
 
-TEST_CASE("asyncwatchpoint (aw) watches without stopping the process: at most the sample's writes, to its end") {
+TEST_CASE("asyncwatchpoint (aw) watches without stopping the process: at most the sample's writes, to its end" *
+          doctest::test_suite("host-only")) {
   // Each address is watched from a little after its first call (the process ran on while
   // rawprobe opened the breakpoint), so at most the sample's writes are counted; the process
   // is never left stopped, so it runs to its end. A 2 ms pause after each call keeps it alive
