@@ -48,7 +48,10 @@ TEST_CASE("reg() of the second argument register in a uprobe is the address watc
   CHECK(got == want);
 }
 
-TEST_CASE("reg() in a watchpoint reads the registers of the write it stopped: the watched address and its new value") {
+// Host-only: qemu's TCG reports a hit for a store that overlaps no watched word (README, "Not
+// there yet"), which would add a key here.
+TEST_CASE("reg() in a watchpoint reads the registers of the write it stopped: the watched address and its new value" *
+          doctest::test_suite("host-only")) {
   // increment(_, p) leaves p in the second argument register when its write traps, and
   // *(int32 *)uptr(p) is the value just written: 1..N at each address.
   std::string si = second_argument_register();
