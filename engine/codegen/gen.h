@@ -277,6 +277,8 @@ class ProgramGen {
   void count_callback();  // gen_len.cpp: len(@m)'s callback, after the program, once used
   IntVal usermode_int(const lang::Expr& e);     // gen_usermode.cpp
   IntVal reg_int(const lang::Expr& e);          // gen_reg.cpp
+  IntVal ncpus_int(const lang::Expr& e);        // gen_clocks.cpp
+  IntVal nsecs_int(const lang::Expr& e);        // gen_clocks.cpp
   void assert_call(const lang::Expr& e);        // gen_asserts.cpp
   void no_code(const lang::Expr& e);            // gen_asserts.cpp: static_assert, done when checked
   void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp

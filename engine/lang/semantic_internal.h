@@ -151,6 +151,9 @@ class Checker {
   void call_len(Expr& e);        // semantic_len.cpp
   void call_usermode(Expr& e);   // semantic_usermode.cpp
   void call_reg(Expr& e);        // semantic_reg.cpp
+  // semantic_clocks.cpp: cgroupid("path") and nsecs(clock)
+  void call_cgroupid(Expr& e);
+  void call_nsecs(Expr& e);
   // semantic_asserts.cpp
   void call_assert(Expr& e);
   void call_static_assert(Expr& e);

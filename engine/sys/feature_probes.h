@@ -19,6 +19,8 @@ inline constexpr int32_t kHelperJiffies64 = 118;
 inline constexpr int32_t kHelperProbeReadKernel = 113;
 inline constexpr int32_t kHelperForEachMapElem = 164;
 inline constexpr int32_t kHelperLoop = 181;
+inline constexpr int32_t kHelperKtimeGetBootNs = 125;
+inline constexpr int32_t kHelperKtimeGetTaiNs = 208;
 
 FeatureState probe_tracefs();
 FeatureState probe_pmu(const std::string& name);

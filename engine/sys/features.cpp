@@ -37,6 +37,8 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::send_signal, "send_signal", "bpf_send_signal", "5.3"},
     {Feature::for_each_map_elem, "for_each_map_elem", "bpf_for_each_map_elem", "5.13"},
     {Feature::loop, "loop", "bpf_loop", "5.17"},
+    {Feature::ktime_get_boot_ns, "ktime_get_boot_ns", "bpf_ktime_get_boot_ns", "5.8"},
+    {Feature::ktime_get_tai_ns, "ktime_get_tai_ns", "bpf_ktime_get_tai_ns", "6.1"},
     {Feature::trampoline, "trampoline", "fentry/fexit (BPF trampoline)", "5.5"},
     {Feature::bpf_iter, "bpf_iter", "BPF iterators (iter:)", "5.8"},
     {Feature::breakpoint, "breakpoint", "hardware breakpoints (watchpoint:)", "2.6.33"},
@@ -65,6 +67,8 @@ FeatureState run_probe(Feature f) {
     case Feature::send_signal: return probe_helper(kHelperSendSignal);
     case Feature::for_each_map_elem: return probe_callback_helper(kHelperForEachMapElem);
     case Feature::loop: return probe_callback_helper(kHelperLoop);
+    case Feature::ktime_get_boot_ns: return probe_helper(kHelperKtimeGetBootNs);
+    case Feature::ktime_get_tai_ns: return probe_helper(kHelperKtimeGetTaiNs);
     case Feature::trampoline: return probe_trampoline();
     case Feature::bpf_iter: return probe_bpf_iter();
     case Feature::breakpoint: return probe_breakpoint();

@@ -31,6 +31,8 @@ enum class Feature {
   send_signal,        // bpf_send_signal helper (signal())
   for_each_map_elem,  // bpf_for_each_map_elem helper (for loops over maps)
   loop,               // bpf_loop helper (for loops over ranges)
+  ktime_get_boot_ns,  // bpf_ktime_get_boot_ns helper (nsecs(boot), nsecs(sw_tai))
+  ktime_get_tai_ns,   // bpf_ktime_get_tai_ns helper (nsecs(tai))
   trampoline,         // fentry/fexit: a tracing program linked through a BPF trampoline
   bpf_iter,           // iter: BPF iterators (BPF_TRACE_ITER links, BPF_ITER_CREATE)
   breakpoint,         // watchpoint: perf_event_open(PERF_TYPE_BREAKPOINT) on this process
