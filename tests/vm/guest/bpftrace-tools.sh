@@ -1,10 +1,13 @@
-# bpftrace 0.17's own tools (Debian's /usr/sbin/*.bt, put in the initramfs by make-initramfs
-# from the build host's bpftrace package, never copied into the source tree), each through
-# `rawprobe --dry-run` unchanged. Sourced by guest.d/bpftrace-tools-N.sh with CHUNK=N: the
-# tools in name order, TOOLS_PER_CHUNK to a file, so each file stays well inside the guest's
-# per-test timeout under TCG. On these kernels (kprobes, BTF, tracefs) every tool must load
+# bpftrace's own tools, each through `rawprobe --dry-run` unchanged: 0.17's (Debian's
+# /usr/sbin/*.bt, from the build host's bpftrace package) and v0.26.1's (from the corpus beside
+# the checkout), both put in the initramfs by make-initramfs, never copied into the source
+# tree. Sourced by guest.d/bpftrace-tools-N.sh with CHUNK=N (0.17) and by
+# guest.d/bpftrace-tools-026-N.sh with CHUNK=N and GENERATION=0.26.1: the tools in name order,
+# TOOLS_PER_CHUNK to a file, so each file stays well inside the guest's per-test timeout under
+# TCG. On these kernels (kprobes, BTF, tracefs) every tool must load
 # unless the guest lacks what it probes, and each such lack is checked here against the guest:
 #   bpftrace-tools/NAME   PASS "loads"                 rawprobe --dry-run exits 0
+#                         (bpftrace-tools-0.26.1/NAME for v0.26.1's tools)
 #                         PASS "not in this guest: ..." the binary, library, kernel function
 #                                                      or struct field it names is verifiably
 #                                                      absent here (busybox guests have no
@@ -12,9 +15,12 @@
 #                         FAIL otherwise, with rawprobe's error
 #   bpftrace-tools/clean-N  no rawprobe_* event is left behind
 T=/sys/kernel/tracing
-tools=/rawprobe/data/tools-0.17
+GENERATION=${GENERATION:-0.17}
+tools=/rawprobe/data/tools-$GENERATION
+name_prefix=bpftrace-tools
+[ "$GENERATION" = 0.17 ] || name_prefix=bpftrace-tools-$GENERATION
 if ! ls "$tools"/*.bt >/dev/null 2>&1; then
-  vm_result bpftrace-tools FAIL "no tools in $tools (the host's bpftrace package installs /usr/sbin/*.bt)"
+  vm_result "$name_prefix" FAIL "no tools in $tools (0.17: the host's bpftrace package installs /usr/sbin/*.bt; 0.26.1: shared/corpus beside the checkout)"
   exit 0
 fi
 
@@ -36,6 +42,10 @@ lacking() {  # FIRST_ERROR_LINE
     fn=${line#*kernel function \'}; fn=${fn%%\'*}
     grep -q "^$fn\( \|$\)" "$T/available_filter_functions" || echo "no kernel function $fn in available_filter_functions"
     ;;
+  *"tracepoint not found: tracepoint:"*)
+    point=${line#*tracepoint not found: tracepoint:}; point=${point%% *}
+    [ -d "$T/events/${point%%:*}/${point#*:}" ] || echo "no tracepoint $point in this kernel's tracefs"
+    ;;
   *"does not contain a field named '"*)
     field=${line#*field named \'}; field=${field%%\'*}
     echo "a field $field this kernel's struct lacks (rawprobe's BTF reader; bpftool is not in the guest)"
@@ -52,15 +62,15 @@ for tool in "$tools"/*.bt; do
   "$RAWPROBE" --dry-run "$tool" >out 2>err
   rc=$?
   if [ "$rc" -eq 0 ]; then
-    vm_result "bpftrace-tools/$name" PASS "loads: $(tail -n 1 err)"
+    vm_result "$name_prefix/$name" PASS "loads: $(tail -n 1 err)"
     continue
   fi
   first=$(grep -m 1 'error' err)
   why=$(lacking "$first")
   if [ -n "$why" ]; then
-    vm_result "bpftrace-tools/$name" PASS "not in this guest: $why"
+    vm_result "$name_prefix/$name" PASS "not in this guest: $why"
   else
-    vm_result "bpftrace-tools/$name" FAIL "exit $rc: $(head -c 400 err)"
+    vm_result "$name_prefix/$name" FAIL "exit $rc: $(head -c 400 err)"
   fi
 done
-vm_result_clean "bpftrace-tools/clean-$CHUNK" 0
+vm_result_clean "$name_prefix/clean-$CHUNK" 0
