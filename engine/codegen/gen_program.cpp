@@ -46,7 +46,9 @@ Type widest(const Type& a, const Type& b) {
   if (a.kind == TypeKind::Tuple && b.kind == TypeKind::Tuple && a.fields.size() == b.fields.size()) {
     std::vector<Type> fields;
     for (size_t i = 0; i < a.fields.size(); ++i) fields.push_back(widest(a.fields[i], b.fields[i]));
-    return tuple_of(std::move(fields));
+    Type t = tuple_of(std::move(fields));
+    t.field_names = a.field_names;
+    return t;
   }
   return b.size > a.size ? b : a;
 }

@@ -16,7 +16,7 @@ bool compatible(const Type& a, const Type& b) {
   // C values: the same C type (a pointer to another type, or another struct, is not).
   if (a.is_pointer() || a.in_memory()) return a.c_name == b.c_name;
   if (a.kind == TypeKind::Tuple) {
-    if (a.fields.size() != b.fields.size()) return false;
+    if (a.fields.size() != b.fields.size() || a.field_names != b.field_names) return false;
     for (size_t i = 0; i < a.fields.size(); ++i)
       if (!compatible(a.fields[i], b.fields[i])) return false;
   }
@@ -143,6 +143,7 @@ void Checker::assign_variable(Stmt& s) {
     return;
   }
   check(*s.expr, Use::Value);
+  if (it != vars_.end()) reorder_record(*s.expr, it->second);
   Type value = s.expr->type;
   if (value.in_memory()) value.user_memory = false;  // copied onto this program's stack
   if (value.kind == TypeKind::None) {
@@ -175,6 +176,7 @@ void Checker::assign_map(Stmt& s) {
     value_failed_[size_t(target.map_id)] = true;  // already reported
     return;
   }
+  reorder_record(*s.expr, info.value);
   Type value = s.expr->type;
   if (s.op != Op::None) {
     if (!value.is_integer()) {
@@ -316,6 +318,7 @@ void Checker::check(Expr& e, Use use) {
     case ExprKind::Index: index(e); break;
     case ExprKind::Sizeof: size_of(e); break;
     case ExprKind::Offsetof: offset_of(e); break;
+    case ExprKind::Block: break;  // moved out before the checker runs (block_expr.h)
   }
 }
 
@@ -456,6 +459,7 @@ void Checker::tuple(Expr& e) {
     fields.push_back(x->type);
   }
   e.type = tuple_of(std::move(fields));
+  e.type.field_names = e.names;  // a record's (semantic_records.cpp)
 }
 
 ProgramInfo analyse(Program& prog, const SemanticOptions& options, Diagnostics& diags) {
