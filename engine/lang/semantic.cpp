@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 
 #include "engine/base/layout.h"
 #include "engine/base/type_names.h"
@@ -41,6 +42,26 @@ std::string type_list(const std::vector<Type>& types) {
   return s + "]";
 }
 
+// The script's own spelling of variable names in a message: block scoping (scopes.h) names
+// the second and later variables of one name "$x@2" inside, which the user never wrote.
+std::string user_spelling(std::string message) {
+  std::string out;
+  for (size_t i = 0; i < message.size(); ++i) {
+    size_t j = i + 1;
+    if (message[i] == '@' && i > 0 && j < message.size() && std::isdigit(static_cast<unsigned char>(message[j]))) {
+      size_t k = i;  // the name before it must be a variable's: $ then word characters
+      while (k > 0 && (std::isalnum(static_cast<unsigned char>(message[k - 1])) || message[k - 1] == '_')) --k;
+      if (k > 0 && message[k - 1] == '$') {
+        while (j < message.size() && std::isdigit(static_cast<unsigned char>(message[j]))) ++j;
+        i = j - 1;
+        continue;
+      }
+    }
+    out += message[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 int ProgramInfo::find_map(const std::string& name) const {
@@ -50,7 +71,7 @@ int ProgramInfo::find_map(const std::string& name) const {
 }
 
 void Checker::error(Span span, std::string message) {
-  if (final_) diags_.error(span, std::move(message));
+  if (final_) diags_.error(span, user_spelling(std::move(message)));
 }
 
 void Checker::run_pass(bool final_pass) {

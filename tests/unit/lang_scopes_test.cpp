@@ -71,6 +71,11 @@ TEST_CASE("variables of one name in sibling blocks are different variables") {
   accepted("BEGIN { if (1) { let $x = \"str\"; print($x); } else { let $x = 5; print($x); } }");
   accepted("BEGIN { if (1) { $y = \"str\"; } if (1) { $y = 5; print($y); } }");
   CHECK(printed_type("BEGIN { if (1) { let $x = \"abc\"; } let $x = (1, 2); print($x); }") == "(int64,int64)");
+  // Messages name the second variable as the script does, though it is another variable.
+  std::string text = "BEGIN { if (1) { $y = \"s\"; } if (1) { $y = 5; $y = \"t\"; } }";
+  CHECK(errors_of(text).find(where(text, "= \"t\"") + "Type mismatch for $y: trying to assign value of type "
+                                                       "'string[2]' when variable already contains a value of type "
+                                                       "'int64'") != std::string::npos);
 }
 
 TEST_CASE("a variable assigned in a block and read after it keeps bpftrace 0.17's meaning") {
