@@ -184,7 +184,15 @@ void ProgramGen::statements(const std::vector<lang::StmtPtr>& body) {
 void ProgramGen::statement(const Stmt& s) {
   if (s.kind != StmtKind::If && s.kind != StmtKind::While && s.kind != StmtKind::Unroll) annotate(s.span);
   switch (s.kind) {
-    case StmtKind::Expr: expr_statement(*s.expr); break;
+    case StmtKind::Expr:
+      if (!s.declares) {
+        expr_statement(*s.expr);
+      } else if (auto type = variable_types_.find(s.target->name); type != variable_types_.end()) {
+        // `let $x;` sets $x to 0 each time it runs, a loop's pass included (0.26.1's docs: "If
+        // no assignment is specified variables will initialize to 0"). Unused: no slot.
+        zero(Place{variables_[s.target->name], {}}, (type_size(type->second) + 7) / 8 * 8);
+      }
+      break;
     case StmtKind::Assign: assign(s); break;
     case StmtKind::If: {
       annotate(s.expr->span);

@@ -395,6 +395,7 @@ class Parser {
       case Tok::KwElse: fail(start, "'else' without a matching 'if'");
       case Tok::Ident:
         if (t.text == "let") return let_statement();
+        if (t.text == "_" && discard_follows()) return discard_statement();
         if (t.text != "for" || !for_follows()) break;
         block_like = true;
         return for_statement();
@@ -422,6 +423,24 @@ class Parser {
     s->target = std::move(e);
     s->expr = expr();
     s->span = Span::join(s->span, s->expr->span);
+    return s;
+  }
+
+  // `_ = expr;` (bpftrace 0.26's discard expression): with `_` peeked, whether '=' follows.
+  bool discard_follows() {
+    uint32_t mark = lex_.mark();
+    Token next = lex_.next();
+    lex_.reset(mark);
+    return next.kind == Tok::Assign;
+  }
+
+  // `_ = expr;`: expr computed and its value dropped, as a statement of its own.
+  StmtPtr discard_statement() {
+    take();
+    take();
+    ExprPtr e = expr();
+    auto s = stmt(StmtKind::Expr, e->span);
+    s->expr = std::move(e);
     return s;
   }
 
@@ -844,9 +863,17 @@ class Parser {
       case Tok::LParen: {
         Nest n(*this, t.span);
         if (record_follows()) return record(t);
-        std::vector<ExprPtr> items = list(Tok::RParen, "to close '('");
+        std::vector<ExprPtr> items;
+        bool trailing_comma = false;
+        if (!at(Tok::RParen)) {
+          do {
+            if ((trailing_comma = !items.empty() && at(Tok::RParen))) break;  // `(1,)`, a 1-tuple
+            items.push_back(expr());
+          } while (accept(Tok::Comma));
+        }
+        expect(Tok::RParen, "to close '('");
         if (items.empty()) fail(t.span, "empty parentheses: expected an expression");
-        if (items.size() == 1) {
+        if (items.size() == 1 && !trailing_comma) {
           // The parentheses belong to the expression's extent (bpftrace's carets include them).
           items[0]->span = Span::join(items[0]->span, {t.span.begin, lex_.offset()});
           return std::move(items[0]);

@@ -97,6 +97,15 @@ TEST_CASE("block-scoped variables: sibling blocks hold their own types") {
   CHECK(program_output(r) == "str 5\n");
 }
 
+TEST_CASE("let without a value starts at 0 each time it runs") {
+  // docs, Variables and Maps: "If no assignment is specified variables will initialize to 0":
+  // so in a loop, each pass's `let $x;` gives 0 again, whatever the last pass left.
+  RunResult r = run_script(
+      "begin { $i = 0; while ($i < 3) { let $x; if ($i == 1) { $x = 5; } printf(\"%d \", $x); $i++; }"
+      " printf(\"\\n\"); exit(); }");
+  CHECK(program_output(r) == "0 5 0 \n");
+}
+
 TEST_SUITE_BEGIN("host-only");
 
 TEST_CASE("a variable read after the block that assigned it means what bpftrace 0.17 made of it") {

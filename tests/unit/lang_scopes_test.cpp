@@ -141,3 +141,13 @@ TEST_CASE("a record literal stored into a record takes the stored field order") 
   CHECK(printed_type("BEGIN { $a = (foo=1, bar=\"s\"); $a = (bar=\"t\", foo=2); print($a); }") ==
         "(foo=int64,bar=string[2])");
 }
+
+TEST_CASE("discard expressions and one-element tuples") {
+  // docs, Block Expressions: "The warning can also be silenced by utilizing the Discard
+  // Expression: _ = has_key(@a, 1); // No Warning".
+  accepted("BEGIN { @a[1] = 1; _ = has_key(@a, 1); }");
+  // docs, Tuples: "A single element tuple requires a trailing comma, `(1,)`".
+  CHECK(printed_type("BEGIN { $t = (1,); print($t); }") == "(int64)");
+  CHECK(printed_type("BEGIN { $t = (\"a\",); print($t.0); }") == "string[2]");
+  CHECK(printed_type("BEGIN { print((1)); }") == "int64");
+}
