@@ -904,6 +904,7 @@ class Parser {
     std::vector<ExprPtr> items;
     std::vector<std::string> names;
     do {
+      if (!names.empty() && at(Tok::RParen)) break;  // a trailing ',' as in `(a=1,)`
       Token name = expect(Tok::Ident, "as a record field's name (a record is (name=value, ...))");
       for (const std::string& n : names)
         if (n == name.text) fail(name.span, "the record names field '" + name.text + "' twice: give each field once");

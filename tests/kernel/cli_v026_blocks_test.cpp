@@ -108,6 +108,23 @@ TEST_CASE("let without a value starts at 0 each time it runs") {
 
 TEST_SUITE_BEGIN("host-only");
 
+TEST_CASE("records in JSON output are objects that a JSON parser reads back") {
+  // 0.26.1's docs and tests show no JSON record; rawprobe writes an object of the fields.
+  // Python's json module (host-only: the guests have no python3) parses each line, and the
+  // fields must be the script's.
+  std::string script = "begin { $r = (a=1, b=\"x\\\"y\", c=(2, (d=3,))); print($r); @m[1] = $r; exit(); }";
+  RunResult r = run({"/bin/sh", "-c",
+                     "'" + rawprobe_path() + "' -f json -e '" + script + "' | python3 -c '"
+                     "import json, sys\n"
+                     "rows = [json.loads(l) for l in sys.stdin if l.strip()]\n"
+                     "want = {\"a\": 1, \"b\": \"x\\\"y\", \"c\": [2, {\"d\": 3}]}\n"
+                     "value = [x[\"data\"] for x in rows if x[\"type\"] == \"value\"]\n"
+                     "maps = [x[\"data\"][\"@m\"][\"1\"] for x in rows if x[\"type\"] == \"map\"]\n"
+                     "print(value == [want], maps == [want])'"});
+  INFO(r.out, r.err);
+  CHECK(r.out == "True True\n");
+}
+
 TEST_CASE("a variable read after the block that assigned it means what bpftrace 0.17 made of it") {
   // The migration guide's example that 0.22 refuses ("prints an empty line" before 0.22);
   // rawprobe keeps 0.17's reading, so 0.17 is the oracle.

@@ -118,6 +118,7 @@ TEST_CASE("records: named fields, read by name, nested both ways") {
   CHECK(printed_type(rec + "print($t.c); }") == "string[4]");
   CHECK(printed_type(rec + "print($t.d.1); }") == "int64");
   CHECK(printed_type("BEGIN { $v = (x=1, y=2); $t = (a=0, e=$v); print($t.e.y); }") == "int64");
+  CHECK(printed_type("BEGIN { $t = (a=1,); print($t); }") == "(a=int64)");
   // Map keys and values (tests/runtime/record, "record printing complex args": @[$a] = (...)).
   CHECK(printed_type("BEGIN { @[(a=1, b=\"x\")] = (\"bye\", (m=2, n=10)); print(@[(a=1, b=\"x\")].1.n); }") == "int64");
 }
