@@ -11,7 +11,8 @@ std::string type_name(const Type& t) {
     case TypeKind::String: return "string[" + std::to_string(t.size) + "]";
     case TypeKind::Tuple: {
       std::string s = "(";
-      for (size_t i = 0; i < t.fields.size(); ++i) s += (i ? "," : "") + type_name(t.fields[i]);
+      for (size_t i = 0; i < t.fields.size(); ++i)
+        s += (i ? "," : "") + (i < t.field_names.size() ? t.field_names[i] + "=" : "") + type_name(t.fields[i]);
       return s + ")";
     }
     case TypeKind::Count: return "count";

@@ -55,6 +55,9 @@ struct Type {
   // Integer: a bool (bpftrace 0.22 on), held as an 8-byte 0 or 1 like any integer in the
   // program, printed as true or false.
   bool is_bool = false;
+  // Tuple: a record's field names (bpftrace 0.26's `(a=1, b="x")`), one per field; empty
+  // for a plain tuple. A record and a tuple of the same fields are different types.
+  std::vector<std::string> field_names = {};
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {

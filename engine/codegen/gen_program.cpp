@@ -46,7 +46,9 @@ Type widest(const Type& a, const Type& b) {
   if (a.kind == TypeKind::Tuple && b.kind == TypeKind::Tuple && a.fields.size() == b.fields.size()) {
     std::vector<Type> fields;
     for (size_t i = 0; i < a.fields.size(); ++i) fields.push_back(widest(a.fields[i], b.fields[i]));
-    return tuple_of(std::move(fields));
+    Type t = tuple_of(std::move(fields));
+    t.field_names = a.field_names;
+    return t;
   }
   return b.size > a.size ? b : a;
 }
@@ -182,7 +184,15 @@ void ProgramGen::statements(const std::vector<lang::StmtPtr>& body) {
 void ProgramGen::statement(const Stmt& s) {
   if (s.kind != StmtKind::If && s.kind != StmtKind::While && s.kind != StmtKind::Unroll) annotate(s.span);
   switch (s.kind) {
-    case StmtKind::Expr: expr_statement(*s.expr); break;
+    case StmtKind::Expr:
+      if (!s.declares) {
+        expr_statement(*s.expr);
+      } else if (auto type = variable_types_.find(s.target->name); type != variable_types_.end()) {
+        // `let $x;` sets $x to 0 each time it runs, a loop's pass included (0.26.1's docs: "If
+        // no assignment is specified variables will initialize to 0"). Unused: no slot.
+        zero(Place{variables_[s.target->name], {}}, (type_size(type->second) + 7) / 8 * 8);
+      }
+      break;
     case StmtKind::Assign: assign(s); break;
     case StmtKind::If: {
       annotate(s.expr->span);

@@ -34,12 +34,15 @@ enum class ExprKind : uint8_t {
   Cast,      // cast_type (Integer); operands[0]
   Field,     // name: field; arrow (`->` or `.`); operands[0] is the base (`args`);
              // sema: field_offset, field_type
-  Tuple,     // operands: the elements
+  Tuple,     // operands: the elements; names: a record's field names (`(a=1, b=2)`), or
+             // empty for a plain tuple
   TupleElement,  // `$t.0`: operands[0] is the tuple; int_value the element's index
   Deref,     // *operands[0]
   Index,     // operands[0][operands[1]]: an element of a pointer or array
   Sizeof,    // sizeof(type_name) or sizeof(operands[0]); sema: int_value
   Offsetof,  // offsetof(type_name, name); name may be a path "a.b"; sema: int_value
+  Block,     // `{ stmts; value }` (bpftrace 0.26): stmts, then operands[0] (absent when the
+             // block ends with ';'). block_expr.h moves the statements out before the checker.
 };
 
 // A C type as written in a cast or sizeof: `struct foo *`, `int8 *`, `uint32`.
@@ -73,6 +76,7 @@ enum class BuiltinId : uint8_t {
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+struct Stmt;
 
 struct Expr {
   ExprKind kind;
@@ -85,6 +89,8 @@ struct Expr {
   bool postfix = false;          // IncDec: x++ rather than ++x
   bool arrow = false;            // Field: written with `->`
   std::vector<ExprPtr> operands;
+  std::vector<std::string> names;          // Tuple: a record's field names
+  std::vector<std::unique_ptr<Stmt>> stmts;  // Block: its statements
   uint32_t depth = 1;            // height of this subtree (bounded by the parser)
 
   // sema
@@ -118,7 +124,6 @@ enum class StmtKind : uint8_t {
   Return, Break, Continue,
 };
 
-struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 
 struct Stmt {
@@ -133,6 +138,9 @@ struct Stmt {
   ExprPtr range_end;             // For over a range: its end
   uint64_t count = 0;            // Unroll
   bool has_else = false;         // If
+  // Assign, or Expr with a Variable target (`let $x;`): written with `let`, so it declares
+  // the variable in the enclosing block (scopes.h).
+  bool declares = false;
 };
 
 struct ProbeBlock {

@@ -58,9 +58,11 @@ class Dumper {
       case ExprKind::Index: head = "index"; break;
       case ExprKind::Sizeof: head = "sizeof"; break;
       case ExprKind::Offsetof: head = "offsetof " + e.name; break;
+      case ExprKind::Block: head = "block"; break;
     }
     if (e.type.kind != TypeKind::None) head += " :: " + type_name(e.type);
     line(d, head);
+    stmts(e.stmts, d + 1);
     for (const ExprPtr& o : e.operands) expr(*o, d + 1);
   }
 

@@ -29,6 +29,7 @@ StmtPtr clone(const Stmt& s, Bindings* b) {
   c->op_span = s.op_span;
   c->count = s.count;
   c->has_else = s.has_else;
+  c->declares = s.declares;
   if (s.target) c->target = clone(*s.target, b);
   if (s.expr) c->expr = clone(*s.expr, b);
   if (s.range_end) c->range_end = clone(*s.range_end, b);
@@ -54,7 +55,9 @@ ExprPtr clone(const Expr& e, Bindings* b) {
   c->depth = e.depth;
   c->cast_type = e.cast_type;
   c->type_name = e.type_name;
+  c->names = e.names;
   for (const ExprPtr& o : e.operands) c->operands.push_back(clone(*o, b));
+  for (const StmtPtr& x : e.stmts) c->stmts.push_back(clone(*x, b));
   if (!b) return c;
   if (e.kind == ExprKind::Variable) {
     auto it = b->variables.find(e.name);
@@ -129,16 +132,23 @@ class Expander {
       std::vector<StmtPtr> body;
       ExprPtr value;
       if (!expand(*m, *e, body, value)) return;
-      if (!body.empty() || !value) {
-        diags_.error(e->span, "macro " + m->name + " is used as a value, but " +
-                                  (value ? "it has statements before its value, which rawprobe can only expand "
-                                           "as a statement of its own"
-                                         : "its body ends with ';' or a statement, so it has none"));
+      if (!value) {
+        diags_.error(e->span, "macro " + m->name + " is used as a value, but its body ends with ';' or a "
+                                  "statement, so it has none: end it with an expression and no ';'");
         return;
       }
-      e = std::move(value);
+      if (body.empty()) {
+        e = std::move(value);
+        return;
+      }
+      // Statements before the value: the expansion is a block expression, `{ body; value }`.
+      ExprPtr block = make_expr(ExprKind::Block, e->span);
+      block->stmts = std::move(body);
+      block->operands.push_back(std::move(value));
+      e = std::move(block);
       return;
     }
+    statements(e->stmts);
     for (ExprPtr& o : e->operands) expr(o);
   }
 

@@ -7,8 +7,9 @@
 //   - the body reaches no map but those passed in ("hygienic"); its own variables are its
 //     own, renamed per expansion so they never meet the caller's;
 //   - a macro whose body ends in an expression with no ';' has that value. As a statement
-//     of its own any macro expands to its statements; as part of an expression it must be
-//     such a value with no statements before it (rawprobe has no block expressions yet).
+//     of its own any macro expands to its statements; as part of an expression it becomes
+//     its value, or, with statements before the value, the block expression
+//     `{ statements; value }` (scopes.h moves those out).
 #pragma once
 #include "engine/lang/ast.h"
 #include "engine/lang/diagnostics.h"

@@ -7,6 +7,7 @@
 #include "engine/ctypes/decl_parser.h"
 #include "engine/lang/lexer.h"
 #include "engine/lang/macro_expand.h"
+#include "engine/lang/scopes.h"
 #include "engine/lang/named_params.h"
 
 namespace rawprobe::lang {
@@ -394,6 +395,7 @@ class Parser {
       case Tok::KwElse: fail(start, "'else' without a matching 'if'");
       case Tok::Ident:
         if (t.text == "let") return let_statement();
+        if (t.text == "_" && discard_follows()) return discard_statement();
         if (t.text != "for" || !for_follows()) break;
         block_like = true;
         return for_statement();
@@ -421,6 +423,24 @@ class Parser {
     s->target = std::move(e);
     s->expr = expr();
     s->span = Span::join(s->span, s->expr->span);
+    return s;
+  }
+
+  // `_ = expr;` (bpftrace 0.26's discard expression): with `_` peeked, whether '=' follows.
+  bool discard_follows() {
+    uint32_t mark = lex_.mark();
+    Token next = lex_.next();
+    lex_.reset(mark);
+    return next.kind == Tok::Assign;
+  }
+
+  // `_ = expr;`: expr computed and its value dropped, as a statement of its own.
+  StmtPtr discard_statement() {
+    take();
+    take();
+    ExprPtr e = expr();
+    auto s = stmt(StmtKind::Expr, e->span);
+    s->expr = std::move(e);
     return s;
   }
 
@@ -498,10 +518,12 @@ class Parser {
       value = expr();
     } else if (!declared) {
       // `let $x;` only names the variable: its first assignment gives it a type, as 0.26 lets
-      // `let $b; $b = "hello";` do. Variables are probe-wide here (0.17), so nothing is left
-      // to do; the statement is an empty one.
+      // `let $b; $b = "hello";` do. It declares $x in its block (scopes.h) and does nothing.
       auto s = stmt(StmtKind::Expr, Span::join(kw.span, var.span));
       s->expr = integer_literal(var.span, 0);
+      s->target = node(ExprKind::Variable, var.span);
+      s->target->name = var.text;
+      s->declares = true;
       return s;
     } else {
       value = integer_literal(var.span, 0);
@@ -515,6 +537,7 @@ class Parser {
     auto s = stmt(StmtKind::Assign, Span::join(kw.span, value->span));
     s->target = node(ExprKind::Variable, var.span);
     s->target->name = var.text;
+    s->declares = true;
     s->op_span = op_span;
     s->expr = std::move(value);
     return s;
@@ -836,11 +859,21 @@ class Parser {
         e->name = std::move(t.text);
         return e;
       }
+      case Tok::LBrace: return block_expression(t);
       case Tok::LParen: {
         Nest n(*this, t.span);
-        std::vector<ExprPtr> items = list(Tok::RParen, "to close '('");
+        if (record_follows()) return record(t);
+        std::vector<ExprPtr> items;
+        bool trailing_comma = false;
+        if (!at(Tok::RParen)) {
+          do {
+            if ((trailing_comma = !items.empty() && at(Tok::RParen))) break;  // `(1,)`, a 1-tuple
+            items.push_back(expr());
+          } while (accept(Tok::Comma));
+        }
+        expect(Tok::RParen, "to close '('");
         if (items.empty()) fail(t.span, "empty parentheses: expected an expression");
-        if (items.size() == 1) {
+        if (items.size() == 1 && !trailing_comma) {
           // The parentheses belong to the expression's extent (bpftrace's carets include them).
           items[0]->span = Span::join(items[0]->span, {t.span.begin, lex_.offset()});
           return std::move(items[0]);
@@ -854,6 +887,58 @@ class Parser {
         cur_ = t;
         fail(t.span, "expected an expression, found " + describe(t));
     }
+  }
+
+  // Just past '(': `name =` starts a record (bpftrace 0.26's named tuple, `(a=1, b="x")`).
+  bool record_follows() {
+    if (cur_) return false;
+    uint32_t mark = lex_.mark();
+    Token name = lex_.next();
+    Token eq = name.kind == Tok::Ident ? lex_.next() : name;
+    lex_.reset(mark);
+    return name.kind == Tok::Ident && eq.kind == Tok::Assign;
+  }
+
+  // `(a=1, b="x")`, just past '(': a tuple whose fields have names, each given once.
+  ExprPtr record(const Token& open) {
+    std::vector<ExprPtr> items;
+    std::vector<std::string> names;
+    do {
+      if (!names.empty() && at(Tok::RParen)) break;  // a trailing ',' as in `(a=1,)`
+      Token name = expect(Tok::Ident, "as a record field's name (a record is (name=value, ...))");
+      for (const std::string& n : names)
+        if (n == name.text) fail(name.span, "the record names field '" + name.text + "' twice: give each field once");
+      expect(Tok::Assign, ("after the record field '" + name.text + "' (a record is (name=value, ...))").c_str());
+      names.push_back(name.text);
+      items.push_back(expr());
+    } while (accept(Tok::Comma));
+    expect(Tok::RParen, "to close the record");
+    ExprPtr e = node(ExprKind::Tuple, open.span, std::move(items));
+    e->names = std::move(names);
+    e->span.end = std::max(e->span.end, lex_.offset());
+    return e;
+  }
+
+  // `{ stmt; stmt; value }` (bpftrace 0.26's block expression), just past '{': the
+  // statements, then the value, an expression with no ';' after it before the '}'. A block
+  // that ends with ';' has no value: it can only be a statement.
+  ExprPtr block_expression(const Token& open) {
+    Nest n(*this, open.span);
+    ExprPtr e = node(ExprKind::Block, open.span);
+    while (!at(Tok::RBrace)) {
+      if (at(Tok::End)) fail(peek().span, "expected '}' to close the block, found end of input");
+      if (accept(Tok::Semi)) continue;
+      bool block_like = false;
+      StmtPtr st = statement(block_like);
+      if (!block_like && st->kind == StmtKind::Expr && !st->declares && at(Tok::RBrace)) {
+        e->operands.push_back(std::move(st->expr));
+        break;
+      }
+      e->stmts.push_back(std::move(st));
+      if (!block_like && !at(Tok::RBrace)) expect(Tok::Semi, "after the statement");
+    }
+    e->span.end = take().span.end;
+    return e;
   }
 
   // getopt("name"[, default[, "help"]]) (bpftrace 0.24 on): the value of `--name=VALUE` or
@@ -954,6 +1039,7 @@ Program parse_program(const SourceFile& src, Diagnostics& diags, const Positiona
   Parser p(src, diags, params);
   Program prog = p.run();
   if (!diags.has_errors()) expand_macros(prog, diags);
+  if (!diags.has_errors()) resolve_scopes(prog, diags);
   return prog;
 }
 

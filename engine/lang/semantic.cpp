@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 
 #include "engine/base/layout.h"
 #include "engine/base/type_names.h"
@@ -16,7 +17,7 @@ bool compatible(const Type& a, const Type& b) {
   // C values: the same C type (a pointer to another type, or another struct, is not).
   if (a.is_pointer() || a.in_memory()) return a.c_name == b.c_name;
   if (a.kind == TypeKind::Tuple) {
-    if (a.fields.size() != b.fields.size()) return false;
+    if (a.fields.size() != b.fields.size() || a.field_names != b.field_names) return false;
     for (size_t i = 0; i < a.fields.size(); ++i)
       if (!compatible(a.fields[i], b.fields[i])) return false;
   }
@@ -41,6 +42,26 @@ std::string type_list(const std::vector<Type>& types) {
   return s + "]";
 }
 
+// The script's own spelling of variable names in a message: block scoping (scopes.h) names
+// the second and later variables of one name "$x@2" inside, which the user never wrote.
+std::string user_spelling(std::string message) {
+  std::string out;
+  for (size_t i = 0; i < message.size(); ++i) {
+    size_t j = i + 1;
+    if (message[i] == '@' && i > 0 && j < message.size() && std::isdigit(static_cast<unsigned char>(message[j]))) {
+      size_t k = i;  // the name before it must be a variable's: $ then word characters
+      while (k > 0 && (std::isalnum(static_cast<unsigned char>(message[k - 1])) || message[k - 1] == '_')) --k;
+      if (k > 0 && message[k - 1] == '$') {
+        while (j < message.size() && std::isdigit(static_cast<unsigned char>(message[j]))) ++j;
+        i = j - 1;
+        continue;
+      }
+    }
+    out += message[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 int ProgramInfo::find_map(const std::string& name) const {
@@ -50,7 +71,7 @@ int ProgramInfo::find_map(const std::string& name) const {
 }
 
 void Checker::error(Span span, std::string message) {
-  if (final_) diags_.error(span, std::move(message));
+  if (final_) diags_.error(span, user_spelling(std::move(message)));
 }
 
 void Checker::run_pass(bool final_pass) {
@@ -143,6 +164,7 @@ void Checker::assign_variable(Stmt& s) {
     return;
   }
   check(*s.expr, Use::Value);
+  if (it != vars_.end()) reorder_record(*s.expr, it->second);
   Type value = s.expr->type;
   if (value.in_memory()) value.user_memory = false;  // copied onto this program's stack
   if (value.kind == TypeKind::None) {
@@ -175,6 +197,7 @@ void Checker::assign_map(Stmt& s) {
     value_failed_[size_t(target.map_id)] = true;  // already reported
     return;
   }
+  reorder_record(*s.expr, info.value);
   Type value = s.expr->type;
   if (s.op != Op::None) {
     if (!value.is_integer()) {
@@ -316,6 +339,7 @@ void Checker::check(Expr& e, Use use) {
     case ExprKind::Index: index(e); break;
     case ExprKind::Sizeof: size_of(e); break;
     case ExprKind::Offsetof: offset_of(e); break;
+    case ExprKind::Block: break;  // moved out before the checker runs (block_expr.h)
   }
 }
 
@@ -456,6 +480,7 @@ void Checker::tuple(Expr& e) {
     fields.push_back(x->type);
   }
   e.type = tuple_of(std::move(fields));
+  e.type.field_names = e.names;  // a record's (semantic_records.cpp)
 }
 
 ProgramInfo analyse(Program& prog, const SemanticOptions& options, Diagnostics& diags) {

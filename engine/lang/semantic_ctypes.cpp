@@ -221,7 +221,7 @@ void Checker::index(Expr& e) {
 // `p->f` and `r.f` on C records; tracepoint `args->f` is field().
 void Checker::record_field(Expr& e) {
   Expr& base = *e.operands[0];
-  if (base.type.kind == TypeKind::None) return;
+  if (base.type.kind == TypeKind::None || record_element(e)) return;
   CTypeRef record = nullptr;
   if (base.type.is_pointer()) {
     // bpftrace 0.17 refused `p.f` on a pointer; 0.22 on reads it as `p->f` ("If the `.` is

@@ -53,6 +53,8 @@ class Checker {
   void ternary_type(Expr& e);       // the value's type, once both branches are checked
   void ternary_statement(Expr& e);  // semantic_ternary.cpp: `c ? printf("a") : exit();`
   void element_of_tuple(Expr& e);   // semantic_tuples.cpp: `$t.0`
+  bool record_element(Expr& e);     // semantic_records.cpp: `$r.name`, true when e is one
+  void reorder_record(Expr& value, const Type& stored);  // `(b=1, a=2)` stored as (a, b)
   void incdec(Expr& e);
   void cast(Expr& e);
   void cast_to_bool(Expr& e);  // semantic_bool.cpp: (bool)x

@@ -19,6 +19,26 @@ std::string_view string_at(const Type& type, const uint8_t* p) {
 
 }  // namespace
 
+// A record (bpftrace 0.26's named tuple) as 0.26.1 prints one (tests/runtime/record):
+// `{ .a = 0, .c = str, .d = (5, 6) }`; in JSON an object, {"a":0,"c":"str","d":[5,6]}.
+static void append_record(std::string& out, OutputFormat format, const Type& type, const uint8_t* p) {
+  StructLayout layout = layout_of(type.fields);
+  bool json = format == OutputFormat::Json;
+  out += json ? "{" : "{ ";
+  for (size_t i = 0; i < type.fields.size(); i++) {
+    if (i) out += json ? "," : ", ";
+    if (json) {
+      out += '"';
+      append_json_escaped(out, type.field_names[i]);
+      out += "\":";
+    } else {
+      out += "." + type.field_names[i] + " = ";
+    }
+    append_value(out, format, type.fields[i], p + layout.offsets[i]);
+  }
+  out += json ? "}" : " }";
+}
+
 void append_value(std::string& out, OutputFormat format, const Type& type, const uint8_t* p) {
   switch (type.kind) {
     case TypeKind::Integer: {
@@ -45,6 +65,7 @@ void append_value(std::string& out, OutputFormat format, const Type& type, const
     case TypeKind::Tuple: {
       StructLayout layout = layout_of(type.fields);
       bool json = format == OutputFormat::Json;
+      if (!type.field_names.empty()) return append_record(out, format, type, p);
       out += json ? '[' : '(';
       for (size_t i = 0; i < type.fields.size(); i++) {
         if (i) out += json ? "," : ", ";

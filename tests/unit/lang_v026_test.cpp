@@ -184,8 +184,10 @@ TEST_CASE("macros expand by 0.26.1's rules") {
   CHECK(test::error_text(r).find("macro f takes 2 arguments, 1 given") != std::string::npos);
   r = check("macro loop() { loop() }\nBEGIN { print(loop()); }");
   CHECK(test::error_text(r).find("expands more than 64 levels deep") != std::string::npos);
-  r = check("macro two() { $t = 1; $t }\nBEGIN { print(two() + 1); }");
-  CHECK(test::error_text(r).find("macro two is used as a value, but it has statements before its value") != std::string::npos);
+  // Statements before the value make a block expression (lang_scopes_test.cpp); a body
+  // with no value has none to give.
+  r = check("macro none() { $t = 1; }\nBEGIN { print(none() + 1); }");
+  CHECK(test::error_text(r).find("macro none is used as a value, but its body ends with ';'") != std::string::npos);
 }
 
 TEST_CASE("getopt reads named options after --, typed by its default") {
