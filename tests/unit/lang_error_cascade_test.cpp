@@ -75,23 +75,23 @@ TEST_CASE("an unknown tracepoint field: one error, whatever the value flows into
 }
 
 TEST_CASE("an unknown function or identifier: one error, not also 'Undefined map' or 'Undefined variable'") {
-  std::string script = "BEGIN { @x = nosuch(1); $v = nosuch2(); @w[$v] = 1; @s = sum(pidd); $v += 1; } "
+  std::string script = "BEGIN { @x = nosuchfn(1); $v = nosuch2(); @w[$v] = 1; @s = sum(pidd); $v += 1; } "
                        "END { print(@x); print(@w); print(@s); }";
   lang::FrontEndResult r = test::front_end(script, "t.bt");
   REQUIRE_FALSE(r.ok);
-  CHECK(test::error_text(r) == rendered(script, column_of(script, "nosuch(1)"), std::string("nosuch(1)").size(),
-                             "Unknown function: nosuch") +
+  CHECK(test::error_text(r) == rendered(script, column_of(script, "nosuchfn(1)"), std::string("nosuchfn(1)").size(),
+                             "Unknown function: nosuchfn") +
                         rendered(script, column_of(script, "nosuch2()"), std::string("nosuch2()").size(),
                                  "Unknown function: nosuch2") +
                         rendered(script, column_of(script, "pidd"), 4, "Unknown identifier: 'pidd'; did you mean 'pid'?"));
 }
 
 TEST_CASE("a map that is really never assigned is still an 'Undefined map'") {
-  std::string script = "BEGIN { @x = nosuch(1); } END { print(@never); }";
+  std::string script = "BEGIN { @x = nosuchfn(1); } END { print(@never); }";
   lang::FrontEndResult r = test::front_end(script, "t.bt");
   REQUIRE_FALSE(r.ok);
-  CHECK(test::error_text(r) == rendered(script, column_of(script, "nosuch(1)"), std::string("nosuch(1)").size(),
-                             "Unknown function: nosuch") +
+  CHECK(test::error_text(r) == rendered(script, column_of(script, "nosuchfn(1)"), std::string("nosuchfn(1)").size(),
+                             "Unknown function: nosuchfn") +
                         rendered(script, column_of(script, "@never"), std::string("@never").size(),
                                  "Undefined map: @never"));
 }
