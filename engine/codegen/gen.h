@@ -312,6 +312,7 @@ class ProgramGen {
   // gen_watchpoint.cpp: the program of watchpoint:FUNC+argN's uprobe on FUNC
   bool is_watchpoint_setup() const;
   void watchpoint_setup();
+  void unwatch_call(const lang::Expr& e);
   // gen_seq_printf.cpp: printf in a pinned iterator, through bpf_seq_printf
   bool in_pinned_iterator() const;
   void seq_printf_call(const lang::Expr& e);
