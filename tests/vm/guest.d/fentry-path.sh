@@ -26,6 +26,7 @@ while IFS= read -r line; do
   pid=${task##*:}
   fd=${file%%:*}
   got=${file#*:}
+  [ "$pid" = "$$" ] && continue  # this loop's own redirections change this shell's fds
   want=$(readlink /proc/"$pid"/fd/"$fd" 2>/dev/null) || continue  # closed since
   [ ${#want} -gt 63 ] && want=$(printf '%s' "$want" | tail -c 63)
   compared=$((compared + 1))
