@@ -282,6 +282,9 @@ class ProgramGen {
   void assert_call(const lang::Expr& e);        // gen_asserts.cpp
   void no_code(const lang::Expr& e);            // gen_asserts.cpp: static_assert, done when checked
   void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
+  // gen_path.cpp: path(), and the BTF-typed pointer chain it reads with direct loads
+  void path_into(const lang::Expr& e, uint32_t slot, Place dst);
+  IntVal btf_pointer(const lang::Expr& e, bpf::Label on_null);
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);
 
@@ -312,6 +315,7 @@ class ProgramGen {
   // gen_watchpoint.cpp: the program of watchpoint:FUNC+argN's uprobe on FUNC
   bool is_watchpoint_setup() const;
   void watchpoint_setup();
+  void unwatch_call(const lang::Expr& e);
   // gen_seq_printf.cpp: printf in a pinned iterator, through bpf_seq_printf
   bool in_pinned_iterator() const;
   void seq_printf_call(const lang::Expr& e);

@@ -5,6 +5,8 @@
 //                               opens the breakpoint (it sends SIGCONT after)
 //   { kAsyncWatchpointAttach, watch_id, argN, stopped }  to user space
 // asyncwatchpoint leaves the signal out (stopped = 0): user space then sends no SIGCONT.
+#include <linux/bpf.h>
+
 #include <csignal>
 
 #include "engine/codegen/gen.h"
@@ -45,6 +47,22 @@ void ProgramGen::watchpoint_setup() {
   b_.bind(exit_label_, "end of probe");
   b_.mov(bpf::R0, 0);
   b_.exit();
+}
+
+}  // namespace rawprobe::codegen
+
+namespace rawprobe::codegen {
+
+// unwatch(addr): { kAsyncUnwatch, addr } to user space, which closes every breakpoint on addr
+// (bpftrace 0.17's async unwatch); the accesses made until it reads the record still count.
+void ProgramGen::unwatch_call(const lang::Expr& e) {
+  IntVal address = gen_int(*e.operands[0]);
+  pin(address);
+  Place rec{frame_.alloc(16), {}};
+  store_int(address, 8, rec.at(8));
+  release(address);
+  store_int(IntVal::constant(static_cast<int64_t>(kAsyncUnwatch)), 8, rec);
+  output_event(rec, 16, true, BPF_RB_FORCE_WAKEUP);
 }
 
 }  // namespace rawprobe::codegen

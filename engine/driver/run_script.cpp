@@ -360,6 +360,10 @@ int run_script(Options& options) {
   dispatcher->on_watch = [&attached, traced](uint32_t id, uint64_t address, bool stopped) {
     arm_watchpoint(attached, traced, id, address, stopped);
   };
+  dispatcher->on_unwatch = [&attached](uint64_t address) {
+    for (BlockAttachment& a : attached)
+      if (a.handle) a.handle->unwatch(address);
+  };
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,
                           *metrics_run ? (*metrics_run)->service() : nullptr};

@@ -80,6 +80,13 @@ Error verifier_report(const Error& err, const std::string& probe_description,
   }
   if (!out.empty() && out.back() == '\n') out.pop_back();  // report() ends the line
   report.detail = std::move(out);
+  // bpf_d_path's own gate (kernel/trace/bpf_trace.c bpf_d_path_allowed), said in general words.
+  if (err.detail.find("d_path#") != std::string::npos &&
+      err.detail.find("helper call is not allowed in probe") != std::string::npos)
+    report.hint = "path() (bpf_d_path) runs only in iterators and in fentry/fexit of the functions the kernel "
+                  "lists in btf_allowlist_d_path: security_file_open, security_file_permission, "
+                  "security_inode_getattr, security_path_truncate, vfs_truncate, vfs_fallocate, dentry_open, "
+                  "vfs_getattr, filp_close (Linux 6.12); e.g. fentry:security_file_open { path(args.file->f_path) }";
   return report;
 }
 

@@ -163,6 +163,7 @@ class Checker {
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
   void call_buf(Expr& e);
+  void call_path(Expr& e);  // semantic_path.cpp
   bool buffer_conversions(const Expr& call, const PrintfFormat& format, std::vector<Type>& stored);
   // The call's argument count is within its row's arity; reports it otherwise.
   bool arg_count(Expr& e);

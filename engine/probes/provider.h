@@ -160,6 +160,8 @@ class Attachment {
   // watchpoint:FUNC+argN: opens the watchpoint `watch_id` on `address` (once per address).
   // False when this handle holds no such watchpoint.
   virtual Result<bool> arm_watchpoint(uint32_t /*watch_id*/, uint64_t /*address*/) { return false; }
+  // unwatch(address): closes the watchpoints on `address`; how many it closed.
+  virtual size_t unwatch(uint64_t /*address*/) { return 0; }
 };
 
 // Resolves one spec of a probe block into its points (in a stable order: address order for

@@ -100,61 +100,82 @@ std::string describe_breakpoint(const AttachPoint& p, const sys::PerfAttachment&
          ") in pid " + std::to_string(p.pid) + ": " + p.name;
 }
 
-// The watchpoints of a block whose FUNC+argN points wait for their address; ADDR points of
-// the same block are attached at once (`immediate`).
-class WatchOnEntry final : public Attachment {
+// The breakpoints of a block, each with the address it watches: ADDR points are opened at
+// once, FUNC+argN points when their address comes (arm_watchpoint), and unwatch(ADDR) closes
+// those on ADDR (a later call of FUNC with that address watches it again, as in bpftrace).
+class Watchpoints final : public Attachment {
  public:
-  WatchOnEntry(std::vector<AttachPoint> points, std::vector<int> fds, bool cookies, std::unique_ptr<Attachment> immediate)
-      : points_(std::move(points)), fds_(std::move(fds)), cookies_(cookies), immediate_(std::move(immediate)) {}
+  Watchpoints(std::vector<AttachPoint> points, std::vector<int> fds, bool cookies)
+      : points_(std::move(points)), fds_(std::move(fds)), cookies_(cookies) {}
 
-  size_t count() const override { return (immediate_ ? immediate_->count() : 0) + armed_.size(); }
+  // Opens point i's breakpoint on `address`.
+  Status open(size_t i, uint64_t address) {
+    const AttachPoint& p = points_[i];
+    Result<sys::PerfAttachment> a = open_breakpoint(p, address, fds_[i], cookies_ ? i : 0);
+    if (!a) return a.error();
+    std::string text = describe_breakpoint(p, *a);
+    if (p.watch_id) text += " at " + hex(address);
+    armed_.push_back({p.watch_id, address, std::move(*a), std::move(text)});
+    return {};
+  }
+
+  size_t count() const override { return armed_.size(); }
   std::string describe() const override {
-    std::string text = immediate_ ? immediate_->describe() : "";
+    std::string text;
+    for (const Armed& a : armed_) text += a.text + "\n";
     for (const AttachPoint& p : points_)
       if (p.watch_id) text += "watchpoint waiting for " + p.func + "'s arg" + std::to_string(p.watch_arg) + ": " + p.name + "\n";
-    for (const Armed& a : armed_) text += a.text + "\n";
     return text;
   }
 
   Result<bool> arm_watchpoint(uint32_t watch_id, uint64_t address) override {
     for (size_t i = 0; i < points_.size(); ++i) {
       const AttachPoint& p = points_[i];
-      if (p.watch_id != watch_id) continue;
+      if (!p.watch_id || p.watch_id != watch_id) continue;
       for (const Armed& a : armed_)
         if (a.watch_id == watch_id && a.address == address) return true;  // the same call again
       // One that could not be armed is reported once, not at every call.
       if (!refused_.insert({watch_id, address}).second) return true;
-      char at[32];
-      std::snprintf(at, sizeof at, "0x%llx", static_cast<unsigned long long>(address));
       if (address % p.offset)
-        return make_error("watchpoint on arg" + std::to_string(p.watch_arg) + " of " + p.func + ": " + at +
+        return make_error("watchpoint on arg" + std::to_string(p.watch_arg) + " of " + p.func + ": " + hex(address) +
                               " is not a multiple of " + std::to_string(p.offset) + ": not watched",
                           "", "debug registers watch aligned ranges; watch a length that divides the address");
-      Result<sys::PerfAttachment> a = open_breakpoint(p, address, fds_[i], cookies_ ? i : 0);
-      if (!a) {
-        Error e = a.error();
-        e.what = "watchpoint on arg" + std::to_string(p.watch_arg) + " of " + p.func + ": watching " + at + ": " +
-                 e.what;
+      if (Status opened = open(i, address); !opened) {
+        Error e = opened.error();
+        e.what = "watchpoint on arg" + std::to_string(p.watch_arg) + " of " + p.func + ": watching " + hex(address) +
+                 ": " + e.what;
         return e;
       }
-      std::string text = describe_breakpoint(p, *a) + " at " + at;
-      armed_.push_back({watch_id, address, std::move(*a), std::move(text)});
+      refused_.erase({watch_id, address});
       return true;
     }
-    return immediate_ ? immediate_->arm_watchpoint(watch_id, address) : Result<bool>(false);
+    return false;
+  }
+
+  size_t unwatch(uint64_t address) override {
+    std::vector<Armed> kept;  // Armed moves but does not assign: no erase_if
+    for (Armed& a : armed_)
+      if (a.address != address) kept.push_back(std::move(a));
+    size_t closed = armed_.size() - kept.size();
+    armed_ = std::move(kept);  // the breakpoints left behind close here
+    return closed;
   }
 
  private:
+  static std::string hex(uint64_t address) {
+    char at[32];
+    std::snprintf(at, sizeof at, "0x%llx", static_cast<unsigned long long>(address));
+    return at;
+  }
   struct Armed {
-    uint32_t watch_id;
+    uint32_t watch_id;  // 0: an ADDR point
     uint64_t address;
-    sys::PerfAttachment attachment;
+    sys::PerfAttachment attachment;  // closing it removes the breakpoint
     std::string text;
   };
-  std::vector<AttachPoint> points_;  // the deferred ones; the others are in immediate_
+  std::vector<AttachPoint> points_;
   std::vector<int> fds_;
   bool cookies_;
-  std::unique_ptr<Attachment> immediate_;
   std::vector<Armed> armed_;
   std::set<std::pair<uint32_t, uint64_t>> refused_;
 };
@@ -261,42 +282,22 @@ class WatchpointProvider final : public Provider {
 
   Result<std::unique_ptr<Attachment>> attach(std::span<const AttachPoint> points, std::span<const int> prog_fds,
                                              const AttachOptions&) const override {
-    auto attach_now = [](std::span<const AttachPoint> now, std::span<const int> fds) {
-      return attach_each(now, fds, [](const AttachPoint& p, int prog_fd, uint64_t cookie, AttachmentSet& set) -> Status {
-        Result<sys::PerfAttachment> a = open_breakpoint(p, p.address, prog_fd, cookie);
-        if (!a) return a.error();
-        std::string what = describe_breakpoint(p, *a);
-        set.add_perf(std::move(*a), std::move(what));
-        return {};
-      });
-    };
-    bool waits = false;
-    for (const AttachPoint& p : points) waits |= p.watch_id != 0;
-    if (!waits) return attach_now(points, prog_fds);
     Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
     if (!fds) return fds.error();
-    // The ADDR points now, each with the program (and cookie) it has in the block.
-    std::vector<AttachPoint> now, later;
-    std::vector<int> now_fds, later_fds;
+    // One program for several points tells them apart by cookie, the point's index here.
     bool cookies = prog_fds.size() == 1 && points.size() > 1;
-    if (cookies) {
-      for (const AttachPoint& p : points)
-        if (!p.watch_id) return make_error("attach watchpoints", p.name,
-                                           "a block mixing watchpoint:ADDR and watchpoint:FUNC+argN needs a "
-                                           "program per point; write them as two blocks");
-    }
-    for (size_t i = 0; i < points.size(); ++i) {
-      (points[i].watch_id ? later : now).push_back(points[i]);
-      (points[i].watch_id ? later_fds : now_fds).push_back((*fds)[i]);
-    }
-    std::unique_ptr<Attachment> immediate;
-    if (!now.empty()) {
-      Result<std::unique_ptr<Attachment>> a = attach_now(now, now_fds);
-      if (!a) return a.error();
-      immediate = std::move(*a);
-    }
-    return std::unique_ptr<Attachment>(
-        std::make_unique<WatchOnEntry>(std::move(later), std::move(later_fds), cookies, std::move(immediate)));
+    bool waits = false, now = false;
+    for (const AttachPoint& p : points) (p.watch_id ? waits : now) = true;
+    if (cookies && waits && now)
+      return make_error("attach watchpoints", points.front().name,
+                        "a block mixing watchpoint:ADDR and watchpoint:FUNC+argN needs a program per point; write "
+                        "them as two blocks");
+    auto set = std::make_unique<Watchpoints>(std::vector<AttachPoint>(points.begin(), points.end()), std::move(*fds),
+                                             cookies);
+    for (size_t i = 0; i < points.size(); ++i)
+      if (!points[i].watch_id)
+        if (Status opened = set->open(i, points[i].address); !opened) return opened.error();
+    return std::unique_ptr<Attachment>(std::move(set));
   }
 
   Status list(const ListRequest&, ListSink&) const override { return {}; }

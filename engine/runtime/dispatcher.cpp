@@ -160,6 +160,10 @@ void EventDispatcher::on_watchpoint_attach(const uint8_t* record, size_t len) {
   if (on_watch) on_watch(static_cast<uint32_t>(field(record, len, 1)), field(record, len, 2), field(record, len, 3) != 0);
 }
 
+void EventDispatcher::on_watchpoint_detach(const uint8_t* record, size_t len) {
+  if (on_unwatch) on_unwatch(field(record, len, 1));
+}
+
 // cat() and system(): their printf text names a file or is a command (command_events.h).
 // Their failures go to stderr in bpftrace's words, and the run goes on, as in bpftrace.
 void EventDispatcher::command_event(uint64_t id, std::span<const uint8_t> args) {

@@ -43,6 +43,8 @@ class EventDispatcher {
   // watchpoint:FUNC+argN: FUNC was entered with argN = address; the driver, which holds the
   // attachments and the process, arms the watchpoint and lets the process go on.
   std::function<void(uint32_t watch_id, uint64_t address, bool stopped)> on_watch;
+  // unwatch(address): the driver closes the watchpoints on that address.
+  std::function<void(uint64_t address)> on_unwatch;
   // Prints one user map, as print(@m, top, div) and the end of a run do.
   Status print_map(size_t user_map, uint32_t top = 0, uint32_t div = 0);
   // Every user map in bpftrace's exit order (by name; empty maps too).

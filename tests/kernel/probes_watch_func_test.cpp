@@ -122,3 +122,33 @@ TEST_CASE("asyncwatchpoint (aw) watches without stopping the process: at most th
     CHECK(counted <= 100);
   }
 }
+
+// unwatch(addr), bpftrace 0.17's async removal of a watchpoint. samples/watch_calls is traced
+// while it runs (-p), 1 ms between calls, on the address it reports for `a`: the watchpoint
+// asks for its own removal at its 5th write, and a uprobe on increment() counts the writes to
+// `a` that went on while the tracer was attached.
+TEST_CASE("unwatch(addr) removes the watchpoint on addr: its count stops while samples/watch_calls writes on") {
+  Process target({sample("watch_calls"), "2000", "1000"});
+  REQUIRE(target.wait_for_output("\nb 0x", 10));
+  std::string a = report(target.so_far().out, "a");
+  REQUIRE(!a.empty());
+  const long stop_at = 5;
+  std::string script = "watchpoint:" + a + ":4:w { @writes++; if (@writes == " + std::to_string(stop_at) +
+                       ") { unwatch(" + a + "); } } uprobe:" + sample("watch_calls") + ":increment /arg1 == " + a +
+                       "/ { @calls = count(); }";
+  Process tracer({rawprobe_path(), "-p", std::to_string(target.pid()), "-e", script});
+  RunResult t = target.finish(60);
+  RunResult r = tracer.finish(30);
+  INFO(script, r.out, r.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(r.status == 0);
+  long writes_to_a = std::stol(report(t.out, "writes")) / 2;  // N to each integer
+  long counted = map_value(r.out, "@writes"), calls = map_value(r.out, "@calls");
+  REQUIRE(calls >= 100);  // attached while most of a's writes were still to come
+  CHECK(calls <= writes_to_a);
+  CHECK(counted >= stop_at);
+  // Async: writes made before rawprobe reads the request still count, a few at 1 ms apart;
+  // without unwatch the count would follow @calls.
+  CHECK(counted < stop_at + 20);
+  CHECK(counted < calls / 4);
+}

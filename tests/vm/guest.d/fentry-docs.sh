@@ -12,8 +12,8 @@
 #   fentry-docs/iter-pin        iter:task:list: "Program pinned to /sys/fs/bpf/list", then
 #                               `cat /sys/fs/bpf/list` gives the same COMM:PID lines
 # Left out: kfunc:x86_pmu_stop (the docs show no output; TCG has no hardware PMU to stop),
-# kfunc:kvm:x86_emulate_insn (kvm cannot load without VT-x), and the iter:task_file examples,
-# which call path() (bpf_d_path), a function rawprobe does not have.
+# kfunc:kvm:x86_emulate_insn (kvm cannot load without VT-x); the iter:task_file example, which
+# calls path() (bpf_d_path), is fentry-path.sh's.
 
 "$RAWPROBE" -lv 'kfunc:tcp_reset' >out.list 2>err.list
 rc=$?
