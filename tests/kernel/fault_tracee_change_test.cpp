@@ -93,7 +93,10 @@ void check_run(Change change, bool child, const std::string& mode) {
                       std::string::npos,
                   r.out << reports);
   CHECK(still_there("link", links).empty());
-  CHECK_MESSAGE(uprobe_events().find(own_event) == std::string::npos, uprobe_events());
+  // Read once: a failed check stringifies its message inside doctest's lock, where
+  // uprobe_events()'s own REQUIRE would wait on that lock forever.
+  std::string events_after = uprobe_events();
+  CHECK_MESSAGE(events_after.find(own_event) == std::string::npos, events_after);
 }
 
 }  // namespace
