@@ -132,7 +132,7 @@ TEST_CASE("As nobody: another user's process needs CAP_SYS_PTRACE, named before 
   target.signal(SIGKILL);
 }
 
-TEST_CASE("As nobody without capabilities, listing works where the files are readable, and names the rest") {
+TEST_CASE("As nobody: listing works where the files are readable; tracefs needs CAP_DAC_READ_SEARCH") {
   std::string fun = sample("fun");
   // The sample's symbols: readable by anyone, so the listing is root's listing.
   RunResult root = run_rawprobe({"-l", "uprobe:" + fun + ":*"});
@@ -153,6 +153,16 @@ TEST_CASE("As nobody without capabilities, listing works where the files are rea
                 tp_denied.err);
   CHECK(tp_allowed.status == 0);
   CHECK(tp_allowed.out == tp_root.out);
+  // Tracing one needs the same read, besides the two every run needs.
+  std::vector<std::string> trace{rawprobe_path(), "-e",
+                                 "tracepoint:syscalls:sys_enter_getppid { @n = count(); } interval:ms:200 { exit(); }"};
+  RunResult run_denied = run(as_nobody("bpf,perfmon", trace));
+  RunResult run_allowed = run(as_nobody("bpf,perfmon,dac_read_search", trace));
+  CHECK(run_denied.status == 1);
+  CHECK_MESSAGE(run_denied.err.find("needs CAP_DAC_READ_SEARCH, which this process lacks") != std::string::npos,
+                run_denied.err);
+  CHECK_MESSAGE(run_allowed.status == 0, run_allowed.err);
+  CHECK(run_allowed.out.find("\n@n: ") != std::string::npos);
 }
 
 TEST_SUITE_END();
