@@ -15,6 +15,7 @@
 #include "engine/codegen/codegen.h"
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
+#include "engine/driver/privileges.h"
 #include "engine/driver/release.h"
 #include "engine/driver/report.h"
 #include "engine/lang/ast_dump.h"
@@ -209,6 +210,8 @@ int run_script(Options& options) {
   if (options.verbose)
     for (const std::string& note : preprocessed.notes) std::fprintf(stderr, "rawprobe: %s\n", note.c_str());
   const lang::SourceFile& src = preprocessed.source;
+  if (options.pid > 0 && options.command.empty())
+    if (Status s = check_process_access(options.pid); !s) return fail(s.error());
   probes::TracefsCatalog catalog;
   // Declared before the front end's result, so it outlives the C types that point into it.
   LazyKernelTypes kernel_types;
@@ -263,6 +266,7 @@ int run_script(Options& options) {
     return fail(make_error("the script resolves to " + std::to_string(count_points(points)) + " probes, more than " +
                                std::to_string(settings.max_probes) + " (config variable max_probes)",
                            "", "narrow the wildcards, or raise max_probes in a config block or BPFTRACE_MAX_PROBES"));
+  if (Status s = check_privileges({&points, {options.attach_mode, ctx.pid}, attaching}); !s) return fail(s.error());
   // Dynamic events of rawprobe processes that died without removing them (SIGKILL), now that
   // the front end and the probes have mounted tracefs if they needed it.
   report_stale_events_removed();

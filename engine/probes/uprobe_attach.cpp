@@ -12,6 +12,7 @@
 #include "engine/sys/bpf_link.h"
 #include "engine/sys/features.h"
 #include "engine/sys/perf.h"
+#include "engine/sys/stop_requested.h"
 #include "engine/sys/tracefs.h"
 
 namespace rawprobe::probes {
@@ -118,6 +119,9 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
     return std::unique_ptr<Attachment>(std::move(set));
   }
   for (size_t i = 0; i < points.size(); ++i) {
+    // Ctrl-C or SIGTERM while hundreds of perf events are opened one by one: stop here with
+    // what is attached; the run then ends as on any stop signal and releases all of it.
+    if (sys::stop_requested()) break;
     const AttachPoint& p = points[i];
     uint64_t cookie = cookies ? i : 0;
     if (legacy) {

@@ -1,5 +1,7 @@
 #include "engine/sys/tracefs.h"
 
+#include <fcntl.h>
+
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine/sys/call.h"
+#include "engine/sys/capabilities.h"
 #include "engine/sys/errors.h"
 #include "engine/sys/host_root.h"
 
@@ -100,6 +103,11 @@ Result<std::string> mount_at(const char* fstype, const char* target, const std::
 // dynamic probes rawprobe makes. Kernels before 4.1 have no /sys/kernel/tracing: there debugfs
 // is mounted and tracefs used inside it. Never under a test's fixture root.
 Result<std::string> mount_tracefs() {
+  // Mounted but closed to this user (mode 0700, root's): the kernel's EACCES on a search
+  // names the capability, where a mount attempt would only add EBUSY or EPERM.
+  if (faccessat(AT_FDCWD, host_path(kTracefsMount).c_str(), X_OK, AT_EACCESS) != 0 && errno == EACCES)
+    return missing_capability(Capability::dac_read_search, "reading tracefs (" + host_path(kTracefsMount) + ")",
+                              "cap_dac_read_search");
   if (!host_root().empty())
     return make_error("find tracefs", host_path(kTracefsMount), kMountHowTo);
   if (is_dir(kTracefsMount)) return mount_at("tracefs", kTracefsMount, kTracefsMount);

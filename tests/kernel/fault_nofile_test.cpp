@@ -39,7 +39,10 @@ TEST_CASE("RLIMIT_NOFILE too low for a wildcard: EMFILE named, a hint, nothing l
                     r.err);
       // No event of this run is left for a later run to clean up.
       std::string own_event = "rawprobe_" + std::to_string(pid) + "_";
-      CHECK_MESSAGE(uprobe_events().find(own_event) == std::string::npos, uprobe_events());
+      // Read once: a failed check stringifies its message inside doctest's lock, where
+      // uprobe_events()'s own REQUIRE would wait on that lock forever.
+      std::string events_after = uprobe_events();
+      CHECK_MESSAGE(events_after.find(own_event) == std::string::npos, events_after);
     }
   }
 }

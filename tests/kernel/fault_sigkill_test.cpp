@@ -4,49 +4,14 @@
 // the next run, which says so.
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <regex>
 #include <set>
-#include <thread>
 
 #include "tests/kernel/cli_run.h"
 #include "tests/kernel/fault_support.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
-
-namespace {
-
-// "prog_id:\t42" and the like, from each fdinfo text.
-std::set<std::string> ids_in(const std::vector<std::string>& infos, const std::string& field) {
-  std::set<std::string> ids;
-  std::regex re("(^|\n)" + field + ":\\s*([0-9]+)");
-  for (const std::string& info : infos) {
-    std::smatch m;
-    if (std::regex_search(info, m, re)) ids.insert(m[2]);
-  }
-  return ids;
-}
-
-// Whether bpftool still finds OBJECT (prog, map, link) with this id.
-bool bpftool_finds(const std::string& object, const std::string& id) {
-  return run({"bpftool", object, "show", "id", id}, 10).status == 0;
-}
-
-// Waits (the kernel frees programs and maps after an RCU grace period) until none of `ids`
-// resolves; the ones still there after 5 s.
-std::set<std::string> still_there(const std::string& object, const std::set<std::string>& ids) {
-  std::set<std::string> left = ids;
-  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!left.empty() && std::chrono::steady_clock::now() < end) {
-    for (auto it = left.begin(); it != left.end();) it = bpftool_finds(object, *it) ? std::next(it) : left.erase(it);
-    if (!left.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return left;
-}
-
-
-}  // namespace
 
 TEST_SUITE_BEGIN("host-only");
 

@@ -1,10 +1,17 @@
-// What the fault tests read back after a run: the legacy uprobe events tracefs holds now.
+// What the fault tests read back after a run: the legacy uprobe events tracefs holds now, and
+// whether the BPF objects a run held (their ids, from its fdinfo) are gone.
 #pragma once
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <regex>
+#include <set>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/sys/tracefs.h"
+#include "tests/kernel/cli_run.h"
 
 namespace rawprobe::cli_test {
 
@@ -14,6 +21,34 @@ inline std::string uprobe_events() {
   std::string text;
   sys::read_text_file(*dir + "/uprobe_events", text);
   return text;
+}
+
+// "prog_id:\t42" and the like, from each fdinfo text.
+inline std::set<std::string> ids_in(const std::vector<std::string>& infos, const std::string& field) {
+  std::set<std::string> ids;
+  std::regex re("(^|\n)" + field + ":\\s*([0-9]+)");
+  for (const std::string& info : infos) {
+    std::smatch m;
+    if (std::regex_search(info, m, re)) ids.insert(m[2]);
+  }
+  return ids;
+}
+
+// Whether bpftool still finds OBJECT (prog, map, link) with this id.
+inline bool bpftool_finds(const std::string& object, const std::string& id) {
+  return run({"bpftool", object, "show", "id", id}, 10).status == 0;
+}
+
+// Waits (the kernel frees programs and maps after an RCU grace period) until none of `ids`
+// resolves; the ones still there after 5 s.
+inline std::set<std::string> still_there(const std::string& object, const std::set<std::string>& ids) {
+  std::set<std::string> left = ids;
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!left.empty() && std::chrono::steady_clock::now() < end) {
+    for (auto it = left.begin(); it != left.end();) it = bpftool_finds(object, *it) ? std::next(it) : left.erase(it);
+    if (!left.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return left;
 }
 
 }  // namespace rawprobe::cli_test
