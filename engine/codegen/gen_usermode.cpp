@@ -3,13 +3,13 @@
 // cs selector in pt_regs, 3 for user code:
 //   r1 = *(u64 *)(r6 +136); r1 &= 3; r0 = r1 == 3
 #include "engine/codegen/gen.h"
+#include "engine/probes/probe_types.h"
 
 namespace rawprobe::codegen {
 
 IntVal ProgramGen::usermode_int(const lang::Expr& e) {
+  if (probes::probe_type(target_.points.front()->kind).context.special) return IntVal::constant(1);
   switch (target_.points.front()->kind) {
-    case lang::ProbeKind::Begin:
-    case lang::ProbeKind::End: return IntVal::constant(1);
     case lang::ProbeKind::Profile:
     case lang::ProbeKind::Interval:
     case lang::ProbeKind::Software:

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <string>
 
+#include "engine/probes/probe_types.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/uprobe_attach.h"
 #include "engine/sys/capabilities.h"
@@ -81,7 +82,7 @@ std::vector<Need> needs_of(const PlannedRun& run) {
       continue;
     }
     if (kind != probes::ProbeKind::Uprobe && kind != probes::ProbeKind::Uretprobe &&
-        kind != probes::ProbeKind::Usdt && kind != probes::ProbeKind::Begin && kind != probes::ProbeKind::End)
+        kind != probes::ProbeKind::Usdt && !probes::probe_type(kind).context.special)
       continue;
     probes::UprobeRoute route = probes::uprobe_route(block, run.attach);
     if (route == probes::UprobeRoute::Pmu) pmu = true;

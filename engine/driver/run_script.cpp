@@ -371,6 +371,8 @@ int run_script(Options& options) {
 
   runtime::LoopParts parts{events.get(), &*dispatcher, &out, &*signals, tracee ? &*tracee : nullptr,
                           *metrics_run ? (*metrics_run)->service() : nullptr};
+  if (any_point(points, [](const probes::AttachPoint& p) { return p.kind == probes::ProbeKind::Self; }))
+    parts.on_sigusr1 = probes::trigger_sigusr1;
   if (Status s = attach_pass(*loaded, points, attach_options, settings.missing_probes, AttachPass::Begin, attached); !s)
     return fail(s.error());
   probes::trigger_begin();

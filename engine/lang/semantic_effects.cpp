@@ -6,6 +6,7 @@
 
 #include "engine/base/type_names.h"
 #include "engine/lang/semantic_internal.h"
+#include "engine/probes/probe_types.h"
 
 namespace rawprobe::lang {
 namespace {
@@ -38,7 +39,7 @@ void Checker::call_signal(Expr& e) {
   unsafe_allowed(e);
   if (!arg_count(e)) return;
   for (const ProbeSpec& s : probe_->specs)
-    if (s.kind == ProbeKind::Begin || s.kind == ProbeKind::End)
+    if (probes::probe_type(s.kind).context.special)
       error(e.span, std::string("signal can not be used with \"") + probe_kind_name(s.kind) + "\" probes");
   Expr& a = *e.operands[0];
   check(a, Use::Value);

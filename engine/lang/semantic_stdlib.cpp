@@ -2,6 +2,7 @@
 // semantic pass answers by rewriting the call: into the C field accesses they stand for
 // (ppid, pcomm) or into the literal a type test gives (is_integer, ...).
 #include "engine/lang/semantic_internal.h"
+#include "engine/probes/probe_types.h"
 
 namespace rawprobe::lang {
 
@@ -69,7 +70,7 @@ void Checker::call_probetype(Expr& e) {
   if (!arg_count(e)) return;
   std::string name;
   for (const ProbeSpec& s : probe_->specs) {
-    bool special = s.kind == ProbeKind::Begin || s.kind == ProbeKind::End;
+    bool special = probes::probe_type(s.kind).context.special;
     std::string kind = special ? "special" : probe_kind_name(s.kind);
     if (!name.empty() && kind != name)
       return error(e.span, "probetype in a block of several probe types (" + name + ", " + kind +

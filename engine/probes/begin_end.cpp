@@ -1,5 +1,5 @@
-// BEGIN/END: a uprobe on rawprobe_trigger_begin/end in this very executable, for this pid
-// only. The file offset is computed from the function's runtime address and the mapping that
+// BEGIN/END/self: a uprobe on rawprobe_trigger_begin/end/sigusr1 in this very executable, for
+// this pid only. The file offset is computed from the function's runtime address and the mapping that
 // holds it (/proc/self/maps), so it works in a stripped or static binary too.
 #include "engine/probes/begin_end.h"
 
@@ -20,6 +20,9 @@ extern "C" __attribute__((noinline, used)) void rawprobe_trigger_begin() {
   asm volatile("" ::: "memory");
 }
 extern "C" __attribute__((noinline, used)) void rawprobe_trigger_end() {
+  asm volatile("" ::: "memory");
+}
+extern "C" __attribute__((noinline, used)) void rawprobe_trigger_sigusr1() {
   asm volatile("" ::: "memory");
 }
 
@@ -57,19 +60,32 @@ Result<Location> locate(void (*function)()) {
 
 class BeginEndProvider final : public Provider {
  public:
+  // self:TRIGGER:EVENT has one trigger and one event so far, as in bpftrace 0.26.1, whose
+  // words the refusals use.
   Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
-    if (p.size() == 1) return {};
-    return make_error(std::string(lang::probe_kind_name(out.kind)) + " takes no arguments");
+    if (out.kind != ProbeKind::Self) {
+      if (p.size() == 1) return {};
+      return make_error(std::string(lang::probe_kind_name(out.kind)) + " takes no arguments");
+    }
+    if (p.size() != 3)
+      return make_error("self probe type requires 2 arguments, found " + std::to_string(p.size() - 1), "",
+                        "self:signal:SIGUSR1 is the one self probe");
+    if (p[1] != "signal") return make_error(p[1] + " is not a supported trigger", "", "the trigger is signal");
+    if (p[2] != "SIGUSR1") return make_error(p[2] + " is not a supported signal", "", "the signal is SIGUSR1");
+    out.name = p[2];
+    return {};
   }
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
-    bool begin = spec.kind == ProbeKind::Begin;
-    Result<Location> loc = locate(begin ? rawprobe_trigger_begin : rawprobe_trigger_end);
+    void (*trigger)() = spec.kind == ProbeKind::Begin ? rawprobe_trigger_begin
+                        : spec.kind == ProbeKind::End ? rawprobe_trigger_end
+                                                      : rawprobe_trigger_sigusr1;
+    Result<Location> loc = locate(trigger);
     if (!loc) return loc.error();
     AttachPoint p;
     p.kind = spec.kind;
-    p.name = begin ? "BEGIN" : "END";
+    p.name = spec.kind == ProbeKind::Self ? "self:signal:SIGUSR1" : lang::probe_kind_name(spec.kind);
     p.arch = &arch::host();
     p.path = loc->path;
     p.file_offset = loc->file_offset;
@@ -85,7 +101,8 @@ class BeginEndProvider final : public Provider {
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {
-    if (request.parts.empty()) sink.line(request.provider);
+    if (request.provider == "self") sink.line("self:signal:SIGUSR1");
+    else if (request.parts.empty()) sink.line(request.provider);
     return {};
   }
 
@@ -94,7 +111,9 @@ class BeginEndProvider final : public Provider {
       std::fprintf(out, "a uprobe on rawprobe's own trigger function: %s file offset %s, pid %d "
                         "only; the runtime calls it %s\n",
                    p.path.c_str(), elf::hex(p.file_offset).c_str(), p.pid,
-                   p.kind == ProbeKind::Begin ? "once every probe is attached" : "when the run ends");
+                   p.kind == ProbeKind::Begin ? "once every probe is attached"
+                   : p.kind == ProbeKind::End ? "when the run ends"
+                                              : "each time rawprobe receives SIGUSR1");
       return {};
     });
   }

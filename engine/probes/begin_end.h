@@ -1,8 +1,9 @@
-// BEGIN and END, as bpftrace runs them: a uprobe on an exported, never-inlined function in
-// rawprobe's own executable (/proc/self/exe), filtered to rawprobe's own pid. The runtime
-// calls trigger_begin() once every probe is attached and trigger_end() when the run ends;
-// the kernel runs the block's program on that call, in rawprobe's context, before the call
-// returns, so BEGIN's output precedes every other event and END's follows every other.
+// BEGIN, END and self:signal:SIGUSR1, as bpftrace runs them: a uprobe on an exported,
+// never-inlined function in rawprobe's own executable (/proc/self/exe), filtered to rawprobe's
+// own pid. The runtime calls trigger_begin() once every probe is attached, trigger_end() when
+// the run ends and trigger_sigusr1() each time rawprobe receives SIGUSR1; the kernel runs the
+// block's program on that call, in rawprobe's context, before the call returns, so BEGIN's
+// output precedes every other event and END's follows every other.
 #pragma once
 
 namespace rawprobe::probes {
@@ -10,8 +11,10 @@ namespace rawprobe::probes {
 // The functions the BEGIN and END uprobes sit on. They do nothing; only being called counts.
 extern "C" void rawprobe_trigger_begin();
 extern "C" void rawprobe_trigger_end();
+extern "C" void rawprobe_trigger_sigusr1();
 
 inline void trigger_begin() { rawprobe_trigger_begin(); }
 inline void trigger_end() { rawprobe_trigger_end(); }
+inline void trigger_sigusr1() { rawprobe_trigger_sigusr1(); }
 
 }  // namespace rawprobe::probes

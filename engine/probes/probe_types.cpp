@@ -8,6 +8,7 @@ namespace rawprobe::probes {
 namespace {
 
 constexpr ContextTraits kNoContext{};
+constexpr ContextTraits kSpecial{.special = true};
 constexpr ContextTraits kUserEntry{.args = ArgSource::Registers, .func = true, .user_space = true, .pt_regs = true};
 constexpr ContextTraits kUserReturn{.retval = true, .func = true, .user_space = true, .pt_regs = true};
 constexpr ContextTraits kUsdt{.args = ArgSource::UsdtOperands, .user_space = true, .pt_regs = true};
@@ -37,8 +38,10 @@ constexpr ContextTraits kIter{.iter_context = true};
 // Names and aliases checked against bpftrace 0.17 (`bpftrace -d -e 'u:/bin/true:main {}'`...).
 const ProbeType kTypes[] = {
     // bpftrace 0.23 on spells them `begin` and `end`; both spellings are kept.
-    {ProbeKind::Begin, "BEGIN", "begin", ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
-    {ProbeKind::End, "END", "end", ProgramType::Kprobe, begin_end_provider, false, false, true, kNoContext},
+    {ProbeKind::Begin, "BEGIN", "begin", ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
+    {ProbeKind::End, "END", "end", ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
+    // bpftrace 0.22 on: a block rawprobe runs when it receives SIGUSR1 (the only trigger).
+    {ProbeKind::Self, "self", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
     {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, true, true, kUserEntry},
     // Listed under uprobe, as bpftrace lists them: the same functions.
     {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, false,

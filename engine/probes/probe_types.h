@@ -59,6 +59,8 @@ struct ContextTraits {
   bool iter_context = false;   // `ctx` is the iterator's struct bpf_iter__NAME *
   bool user_space = false;     // the probed code's pointers are user addresses
   bool pt_regs = false;        // the context begins with the interrupted task's pt_regs: reg()
+  bool special = false;        // runs in rawprobe itself, on its own call (BEGIN, END, self):
+                               // no traced task; probetype says "special"
   // Said after the refusal of `retval` / `func` / `args` where the reason is particular to this
   // probe type; nullptr for the general message.
   const char* retval_hint = nullptr;

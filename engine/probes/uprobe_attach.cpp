@@ -20,7 +20,7 @@ namespace {
 
 bool uprobe_family(ProbeKind kind) {
   return kind == ProbeKind::Uprobe || kind == ProbeKind::Uretprobe || kind == ProbeKind::Usdt ||
-         kind == ProbeKind::Begin || kind == ProbeKind::End;
+         probe_type(kind).context.special;
 }
 
 // Where a point's perf event is opened: a pid follows that process on every CPU (cpu -1);

@@ -56,6 +56,10 @@ Result<StopReason> run_event_loop(const LoopParts& parts) {
     if (parts.dispatcher->exit_requested()) return StopReason::Exit;
     while (int signo = parts.signals->take()) {
       if (!StopSignals::is_print_request(signo)) return StopReason::Signal;
+      if (parts.on_sigusr1) {
+        parts.on_sigusr1();
+        continue;  // its output is read with the other events, at the top of the loop
+      }
       if (Status s = parts.dispatcher->print_all_maps(); !s) return s.error();
       if (Status s = parts.out->flush(); !s) return s.error();
     }

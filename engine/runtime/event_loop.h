@@ -37,6 +37,9 @@ struct LoopParts {
   StopSignals* signals = nullptr;
   Tracee* tracee = nullptr;       // may be null
   LoopService* service = nullptr; // may be null
+  // What SIGUSR1 does: with a self:signal:SIGUSR1 block, run it (bpftrace 0.22 on); without
+  // one, nullptr, and the maps print as bpftrace 0.17 prints them.
+  void (*on_sigusr1)() = nullptr;
 };
 
 // Runs until a stop reason; output write errors end it with an Error.
