@@ -1,6 +1,7 @@
 #include "engine/probes/targets.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,11 +71,25 @@ HeldFiles& held_files() {
   return files;
 }
 
+// Each held target costs a descriptor for the whole run, so a wildcard over a library
+// directory (670 files in /usr/lib/x86_64-linux-gnu here) can pass a soft limit of 512 that
+// rawprobe without held files stayed under. On EMFILE the soft limit is raised to the hard
+// limit, once, and the open retried; the error stands when that does not help.
+bool raise_nofile_limit() {
+  static bool raised = false;
+  rlimit limit;
+  if (raised || ::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return false;
+  limit.rlim_cur = limit.rlim_max;
+  raised = ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
+  return raised;
+}
+
 std::string pid_root(pid_t pid) { return "/proc/" + std::to_string(pid) + "/root"; }
 
 // `path` as the process names it, opened inside its root and held.
 Result<std::string> hold_in_root(pid_t pid, const std::string& path) {
   Result<Fd> fd = sys::open_in_root(pid_root(pid), path);
+  if (!fd && fd.error().err == EMFILE && raise_nofile_limit()) fd = sys::open_in_root(pid_root(pid), path);
   if (!fd) return fd.error();
   return hold_target(std::move(*fd), path, pid_root(pid) + path);
 }
@@ -88,6 +103,7 @@ Result<std::string> hold_host_file(const std::string& path, const std::string& d
     if (auto it = held.by_inode.find({st.st_dev, st.st_ino}); it != held.by_inode.end()) return it->second;
   }
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd && errno == EMFILE && raise_nofile_limit()) fd = Fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) {
     int err = errno;
     return syscall_error("open binary", "open", err, display,
