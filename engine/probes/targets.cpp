@@ -7,13 +7,13 @@
 
 #include <cerrno>
 #include <climits>
-
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
 
 #include "elf/library_path.h"
+#include "engine/base/fd.h"
 #include "engine/base/files.h"
 #include "engine/probes/path_glob.h"
 #include "engine/sys/host_root.h"
@@ -71,6 +71,26 @@ HeldFiles& held_files() {
   return files;
 }
 
+// Holds `fd` (a target file) open for the rest of the run and returns the path that reaches
+// it, /proc/self/fd/N; a file already held (same device and inode) keeps its first
+// descriptor. `display` is the name it was asked for by, `name` its own path (what ELF
+// messages say).
+Result<std::string> hold_target(Fd fd, const std::string& display, const std::string& name) {
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return syscall_error("inspect binary", "fstat", errno, display);
+  if (!S_ISREG(st.st_mode))
+    return make_error("binary not found", display,
+                      "it is not a regular file; give the path of an executable or library");
+  HeldFiles& held = held_files();
+  std::lock_guard<std::mutex> guard(held.lock);
+  auto [it, fresh] = held.by_inode.try_emplace({st.st_dev, st.st_ino});
+  if (fresh) {
+    it->second = "/proc/self/fd/" + std::to_string(fd.get());
+    held.by_path[it->second] = HeldFile{std::move(fd), display, name};
+  }
+  return it->second;
+}
+
 // Each held target costs a descriptor for the whole run, so a wildcard over a library
 // directory (670 files in /usr/lib/x86_64-linux-gnu here) can pass a soft limit of 512 that
 // rawprobe without held files stayed under. On EMFILE the soft limit is raised to the hard
@@ -116,22 +136,6 @@ Result<std::string> hold_host_file(const std::string& path, const std::string& d
 }
 
 }  // namespace
-
-Result<std::string> hold_target(Fd fd, const std::string& display, const std::string& name) {
-  struct stat st;
-  if (::fstat(fd.get(), &st) != 0) return syscall_error("inspect binary", "fstat", errno, display);
-  if (!S_ISREG(st.st_mode))
-    return make_error("binary not found", display,
-                      "it is not a regular file; give the path of an executable or library");
-  HeldFiles& held = held_files();
-  std::lock_guard<std::mutex> guard(held.lock);
-  auto [it, fresh] = held.by_inode.try_emplace({st.st_dev, st.st_ino});
-  if (fresh) {
-    it->second = "/proc/self/fd/" + std::to_string(fd.get());
-    held.by_path[it->second] = HeldFile{std::move(fd), display, name};
-  }
-  return it->second;
-}
 
 std::string shown_path(const std::string& path) {
   HeldFiles& held = held_files();

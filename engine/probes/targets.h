@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "elf/binary.h"
-#include "engine/base/fd.h"
 #include "engine/base/result.h"
 
 namespace rawprobe::probes {
@@ -32,11 +31,6 @@ struct TargetFile {
   std::string path;     // what ELF reading and the kernel open: /proc/self/fd/N
 };
 
-// Holds `fd` (a target file) open for the rest of the run and returns the path that reaches
-// it, /proc/self/fd/N; a file already held (same device and inode) keeps its first
-// descriptor. `display` is the name it was asked for by, `name` its own path (what ELF
-// messages say). An error when it is not a regular file.
-Result<std::string> hold_target(Fd fd, const std::string& display, const std::string& name);
 // The name a held /proc/self/fd/N was asked for by, for messages; other paths unchanged.
 std::string shown_path(const std::string& path);
 // `error` with each held /proc/self/fd/N in its text replaced by that file's own path, for

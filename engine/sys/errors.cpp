@@ -186,8 +186,17 @@ std::string detached_mount_hint(const DetachedMountCall& c, int err) {
 // openat2 inside a traced process's root: what each failure means for a path resolved there.
 std::string openat2_hint(const Openat2Call& c, int err) {
   switch (err) {
-    case ENOENT: return "no such file in that process's filesystem (symlinks and '..' were followed inside " + c.dir +
-                        ", never out of it)";
+    case ENOENT: {
+      std::string hint = "no such file in that process's filesystem (symlinks and '..' were followed inside " +
+                         c.dir + ", never out of it)";
+      // /proc/PID/root: what the process itself sees there, from its mount namespace and root.
+      const std::string proc = "/proc/", root = "/root";
+      if (c.dir.rfind(proc, 0) == 0 && c.dir.size() > proc.size() + root.size() &&
+          c.dir.compare(c.dir.size() - root.size(), root.size(), root) == 0)
+        hint += "; see what it sees with: nsenter -t " +
+                c.dir.substr(proc.size(), c.dir.size() - proc.size() - root.size()) + " -m -r ls -lL " + c.path;
+      return hint;
+    }
     case ELOOP: return "a symlink loop, or more than 40 symlinks, inside " + c.dir + ": check the links on that path";
     case ENOTDIR: return "a component of the path is not a directory inside " + c.dir;
     case EXDEV: return "the path changed while it was resolved (a rename inside that root); try again";
