@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "elf/library_path.h"
@@ -114,7 +115,9 @@ Result<std::string> hold_in_root(pid_t pid, const std::string& path) {
   return hold_target(std::move(*fd), path, pid_root(pid) + path);
 }
 
-Result<std::string> hold_host_file(const std::string& path, const std::string& display) {
+// `name`: what ELF messages call the file; by default its path with symlinks resolved.
+Result<std::string> hold_host_file(const std::string& path, const std::string& display,
+                                   std::optional<std::string> name = std::nullopt) {
   // A file held already (a second probe on the same binary) takes no second descriptor.
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
@@ -129,10 +132,12 @@ Result<std::string> hold_host_file(const std::string& path, const std::string& d
     return syscall_error("open binary", "open", err, display,
                          err == ENOENT ? "check the path (relative paths start from the current directory)" : "");
   }
-  // Its name now, symlinks resolved, as the ELF reader names the file it reads.
-  char real[PATH_MAX];
-  ssize_t n = ::readlink(("/proc/self/fd/" + std::to_string(fd.get())).c_str(), real, sizeof real - 1);
-  return hold_target(std::move(fd), display, n > 0 ? std::string(real, size_t(n)) : path);
+  if (!name) {
+    char real[PATH_MAX];
+    ssize_t n = ::readlink(("/proc/self/fd/" + std::to_string(fd.get())).c_str(), real, sizeof real - 1);
+    name = n > 0 ? std::string(real, size_t(n)) : path;
+  }
+  return hold_target(std::move(fd), display, *name);
 }
 
 }  // namespace
@@ -191,8 +196,9 @@ Result<std::vector<TargetFile>> mapped_objects(pid_t pid) {
     t.display = m.path;
     // A deleted file or memfd has no name to open; its mapping's magic link still reaches
     // the inode. Any other name is the process's own (a container's): opened inside its root.
+    std::string map_files = "/proc/" + std::to_string(pid) + "/map_files/" + m.range;
     Result<std::string> held =
-        m.deleted ? hold_host_file("/proc/" + std::to_string(pid) + "/map_files/" + m.range, m.path)
+        m.deleted ? hold_host_file(map_files, m.path, map_files)
                   : hold_in_root(pid, m.path);
     if (!held) continue;  // not readable (a device mapping, a file gone since): nothing to probe
     t.path = *held;
@@ -245,7 +251,7 @@ Result<std::vector<TargetFile>> resolve_targets(const std::string& target, pid_t
   std::string root = pid_root(pid);
   Result<std::string> held = pid > 0 && found->rfind(root + "/", 0) == 0
                                  ? hold_in_root(pid, found->substr(root.size()))
-                                 : hold_host_file(*found, *found);
+                                 : hold_host_file(*found, *found, *found);
   if (!held) return held.error();
   out.push_back({*found, *held});
   return out;
