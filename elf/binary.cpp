@@ -1,14 +1,24 @@
 // Binary: lazy symbols, notes and debug file.
 #include "elf/binary.h"
 
+#include <fcntl.h>
 #include <gelf.h>
 
+#include <cerrno>
+
 #include "elf/debug_file.h"
+#include "engine/base/fd.h"
 
 namespace rawprobe::elf {
 
 Result<Binary> Binary::open(const std::string& path, FsRoots roots) {
-  auto file = ElfFile::open(path);
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return syscall_error("open ELF file", "open", errno, path);
+  return open_fd(fd.get(), path, std::move(roots));
+}
+
+Result<Binary> Binary::open_fd(int fd, const std::string& name, FsRoots roots) {
+  auto file = ElfFile::open_fd(fd, name);
   if (!file) return file.error();
   Binary b;
   b.state_ = std::make_unique<State>(State{std::move(*file), std::move(roots), {}, {}, false, false, {}, {}});

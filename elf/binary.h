@@ -18,6 +18,8 @@ namespace rawprobe::elf {
 class Binary {
  public:
   static Result<Binary> open(const std::string& path, FsRoots roots = {});
+  // The file open on `fd` (ElfFile::open_fd), named `name`.
+  static Result<Binary> open_fd(int fd, const std::string& name, FsRoots roots = {});
 
   const ElfFile& file() const { return state_->file; }
   const std::string& path() const { return state_->file.path(); }

@@ -66,8 +66,12 @@ std::optional<std::string_view> cstring_at(std::span<const uint8_t> bytes, uint6
 Result<ElfFile> ElfFile::open(const std::string& path) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) return syscall_error("open ELF file", "open", errno, path);
+  return open_fd(fd.get(), path);  // the mapping stays valid once fd is closed
+}
+
+Result<ElfFile> ElfFile::open_fd(int fd, const std::string& path) {
   struct stat st;
-  if (fstat(fd.get(), &st) != 0) return syscall_error("open ELF file", "fstat", errno, path);
+  if (fstat(fd, &st) != 0) return syscall_error("open ELF file", "fstat", errno, path);
   if (!S_ISREG(st.st_mode))
     return make_error("open ELF file", path, "not a regular file; give the path of a binary");
   auto image = std::make_shared<Image>();
@@ -76,12 +80,11 @@ Result<ElfFile> ElfFile::open(const std::string& path) {
   if (image->size > 0) {
     // Private and writable: libelf may convert foreign-endian headers in place; our pages
     // stay copy-on-write and the file is never changed.
-    void* p = mmap(nullptr, image->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd.get(), 0);
+    void* p = mmap(nullptr, image->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) return syscall_error("map ELF file", "mmap", errno, path);
     image->data = static_cast<const uint8_t*>(p);
     image->mapped = true;
   }
-  fd.reset();  // the mapping stays valid without the fd
   return validate(std::move(image));
 }
 

@@ -42,6 +42,9 @@ class ElfFile {
  public:
   // Opens and validates `path`.
   static Result<ElfFile> open(const std::string& path);
+  // Validates the file open on `fd` (not closed, not kept), named `name` in path() and errors:
+  // what is read is that open file, whatever its name reaches by now.
+  static Result<ElfFile> open_fd(int fd, const std::string& name);
   // Validates an in-memory image (the fuzzers' entry point); the bytes are copied.
   static Result<ElfFile> from_bytes(std::span<const uint8_t> bytes, std::string name);
 

@@ -71,7 +71,7 @@ const Params* Checker::uprobe_params(const ProbeSpec& spec, bool& mixed) {
     if (all == dwarf_all_params_.end()) {
       auto read = dwarf::all_function_params(path);
       if (!read) {
-        error(spec.span, diagnostic_message(read.error()));
+        error(spec.span, diagnostic_message(probes::with_file_names(read.error())));
         return nullptr;
       }
       all = dwarf_all_params_.emplace(path, std::move(*read)).first;
@@ -113,7 +113,7 @@ const Params* Checker::uprobe_params(const ProbeSpec& spec, bool& mixed) {
         if (!all) return nullptr;  // reported
         if (!all->count(func)) return &kNoParams;
       }
-      error(spec.span, diagnostic_message(params.error()));
+      error(spec.span, diagnostic_message(probes::with_file_names(params.error())));
       return nullptr;
     }
     it = dwarf_params_.emplace(key, std::move(*params)).first;

@@ -3,6 +3,8 @@
 // uprobe family and kprobes. The steps come from the same code that attaches (elf/resolve.h's
 // Explain for uprobes and USDT, tracefs for tracepoints, the providers' expand() for the
 // rest), never a parallel account.
+#include <cstdlib>
+
 #include "elf/hex.h"
 #include "elf/resolve.h"
 #include "engine/lang/probe_spec.h"
@@ -54,7 +56,10 @@ Status explain_user_probe(const lang::ProbeSpec& spec, const ExplainOptions& exp
   Result<std::vector<TargetFile>> targets = resolve_targets(spec.target, pid);
   if (!targets) return targets.error();
   for (const TargetFile& t : *targets) {
-    std::fprintf(out, "binary %s -> %s\n", spec.target.c_str(), t.path.c_str());
+    // The file the held descriptor reaches, by its name now.
+    char* real = ::realpath(t.path.c_str(), nullptr);
+    std::fprintf(out, "binary %s -> %s\n", spec.target.c_str(), real ? real : t.display.c_str());
+    std::free(real);
     Result<std::shared_ptr<elf::Binary>> bin = open_binary(t.path);
     if (!bin) return bin.error();
     elf::Explain explain;

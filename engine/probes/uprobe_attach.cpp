@@ -7,6 +7,7 @@
 
 #include "elf/hex.h"
 #include "engine/probes/providers.h"
+#include "engine/probes/targets.h"
 #include "engine/probes/usdt_semaphore.h"
 #include "engine/sys/attach.h"
 #include "engine/sys/bpf_link.h"
@@ -70,6 +71,7 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
                                                    const AttachOptions& options) {
   Result<std::vector<int>> fds = fds_per_point(points, prog_fds);
   if (!fds) return fds.error();
+  pause_before_attach_for_tests();
   auto set = std::make_unique<AttachmentSet>();
   UprobeRoute route = uprobe_route(points, options);
   // A block with a program per point (no cookies) cannot share one multi link.
@@ -114,7 +116,7 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
       if (!link) return Error(link.error());
       size_t n = spec.offsets.size();
       set->add_fd(std::move(*link), n,
-               "uprobe_multi link: " + std::to_string(n) + " offsets in " + spec.path);
+               "uprobe_multi link: " + std::to_string(n) + " offsets in " + shown_path(spec.path));
     }
     return std::unique_ptr<Attachment>(std::move(set));
   }

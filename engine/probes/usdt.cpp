@@ -97,7 +97,7 @@ class UsdtProvider final : public UserProbeProvider {
       for (const elf::UsdtProbe& probe : elf::group_usdt_probes(**notes))
         names.push_back(probe.provider + ":" + probe.name);
       auto count = [](size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-      searched.push_back(target.path + " (" + count((*notes)->size(), "note") + ", " +
+      searched.push_back(target.display + " (" + count((*notes)->size(), "note") + ", " +
                          count(names.size() - before, "probe") + ")");
       bool any = false;
       for (const elf::UsdtNote& note : **notes) any = any || selects(spec.provider, spec.name, note);

@@ -39,7 +39,7 @@ Result<uint64_t> runtime_address(pid_t pid, const std::string& path, uint64_t fi
   }
   return make_error("process " + std::to_string(pid) + " does not map the semaphore at file offset " +
                         elf::hex(file_offset),
-                    path,
+                    shown_path(path),
                     "the process must have mapped that binary; a library a -c command loads "
                     "after exec is not there yet: start the command, then trace it with -p PID");
 }

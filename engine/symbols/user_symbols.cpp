@@ -3,8 +3,22 @@
 #include <algorithm>
 
 #include "engine/sys/host_root.h"
+#include "engine/sys/rooted_open.h"
 
 namespace rawprobe::symbols {
+
+namespace {
+
+// What `read` makes of `path` opened inside the process's root (its own view, symlinks kept
+// within it), through the descriptor; false when it cannot be opened there.
+template <class Read>
+auto read_in_root(const std::string& root, const std::string& path, Read read) -> decltype(read(std::string())) {
+  Result<Fd> fd = sys::open_in_root(root, path);
+  if (!fd) return fd.error();
+  return read("/proc/self/fd/" + std::to_string(fd->get()));
+}
+
+}  // namespace
 
 std::string file_key(const Mapping& m) { return std::to_string(m.device) + ":" + std::to_string(m.inode); }
 
@@ -45,7 +59,7 @@ std::shared_ptr<const FileSymbols> UserSymbols::table_for(uint32_t pid, const Pr
     // here: the process may have exited.
     Result<FileSymbols> t = FileSymbols::load(base + "/map_files/" + m.map_files_name(), roots_);
     if (t) return t;
-    t = FileSymbols::load(base + "/root" + m.path, roots_);
+    t = read_in_root(base + "/root", m.path, [&](const std::string& path) { return FileSymbols::load(path, roots_); });
     if (t) return t;
     return FileSymbols::load(roots_.root + m.path, roots_);
   });
@@ -57,8 +71,11 @@ std::optional<UserFrame> UserSymbols::perf_map_frame(uint32_t pid, Process& p, u
   if (!p.perf_map) {
     p.perf_map.emplace();
     std::string text;
-    if (!sys::read_text_file(proc_ + "/" + std::to_string(pid) + "/root" + name, text))
-      sys::read_text_file(roots_.root + name, text);
+    Status inside = read_in_root(proc_ + "/" + std::to_string(pid) + "/root", name, [&](const std::string& path) -> Status {
+      if (!sys::read_text_file(path, text)) return make_error("read " + name);
+      return {};
+    });
+    if (!inside) sys::read_text_file(roots_.root + name, text);
     size_t pos = 0;
     while (pos < text.size()) {
       size_t nl = text.find('\n', pos);

@@ -66,6 +66,17 @@ long raw_detached_mount(const DetachedMountCall& c) {
   return mnt;
 }
 
+// The kernel's struct open_how (include/uapi/linux/openat2.h), spelled here so the build
+// does not depend on the build host's headers having it.
+struct OpenHow {
+  uint64_t flags, mode, resolve;
+};
+
+long raw_openat2(const Openat2Call& c) {
+  OpenHow how{c.flags, 0, c.resolve};
+  return ::syscall(arch::host().nr_unified(437), c.dirfd, c.path.c_str(), &how, sizeof how);  // openat2
+}
+
 struct Executor {
   long operator()(const BpfCall& c) const { return raw_bpf(c); }
   long operator()(const PerfOpenCall& c) const { return raw_perf_event_open(c); }
@@ -74,6 +85,7 @@ struct Executor {
   long operator()(const ProcMemCall& c) const { return raw_proc_mem(c); }
   long operator()(const MountCall& c) const { return raw_mount(c); }
   long operator()(const DetachedMountCall& c) const { return raw_detached_mount(c); }
+  long operator()(const Openat2Call& c) const { return raw_openat2(c); }
 };
 
 }  // namespace

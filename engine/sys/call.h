@@ -1,8 +1,9 @@
 // The one choke point (DESIGN.md practice 9). Every bpf(), perf_event_open(), ioctl(),
-// tracefs write, mount, and read or write of a USDT semaphore in a traced process's memory
-// rawprobe makes is described as a Call and executed by invoke(), which is the only code that issues
-// those syscalls. Because the description IS the call (the attr pointer handed to the
-// kernel), --trace-syscalls decodes exactly what the kernel saw.
+// tracefs write, mount, read or write of a USDT semaphore in a traced process's memory, and
+// openat2() inside a traced process's root rawprobe makes is described as a Call and executed
+// by invoke(), which is the only code that issues those syscalls. Because the description IS
+// the call (the attr pointer handed to the kernel), --trace-syscalls decodes exactly what the
+// kernel saw.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -76,8 +77,19 @@ struct DetachedMountCall {
   std::string fstype;  // "debugfs"
 };
 
+// openat2(dirfd, path, {flags, resolve}, 24): a file opened as seen from a directory that
+// stands as its root (RESOLVE_IN_ROOT, 5.6): a traced container's files, through
+// /proc/PID/root, where an absolute symlink or ".." must not lead to a host file.
+struct Openat2Call {
+  int dirfd;
+  std::string dir;  // what dirfd is, for the trace and errors: "/proc/1234/root"
+  std::string path;
+  uint64_t flags;    // O_RDONLY|O_CLOEXEC
+  uint64_t resolve;  // RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS
+};
+
 using Call = std::variant<BpfCall, PerfOpenCall, IoctlCall, TracefsWrite, ProcMemCall, MountCall,
-                          DetachedMountCall>;
+                          DetachedMountCall, Openat2Call>;
 
 // What a call returned: the syscall's value (an fd, 0, a byte count) or -1 with errno.
 struct Outcome {

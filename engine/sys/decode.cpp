@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/mount.h>
 
 #include "engine/base/result.h"
@@ -135,6 +136,28 @@ std::string detached_mount_text(const DetachedMountCall& c) {
          "MOUNT_ATTR_RDONLY|MOUNT_ATTR_NOSUID|MOUNT_ATTR_NODEV|MOUNT_ATTR_NOEXEC)";
 }
 
+// strace's spelling, with the directory fd shown as strace -y shows it:
+//   openat2(3</proc/1234/root>, "/bin/app", {flags=O_RDONLY|O_CLOEXEC,
+//           resolve=RESOLVE_NO_MAGICLINKS|RESOLVE_IN_ROOT}, 24)
+std::string openat2_text(const Openat2Call& c) {
+  std::string flags = named_bits(c.flags, {{O_WRONLY, "O_WRONLY"},
+                                           {O_RDWR, "O_RDWR"},
+                                           {O_CLOEXEC, "O_CLOEXEC"},
+                                           {O_NOFOLLOW, "O_NOFOLLOW"},
+                                           {O_PATH, "O_PATH"},
+                                           {O_DIRECTORY, "O_DIRECTORY"}});
+  if (!(c.flags & (O_WRONLY | O_RDWR))) flags = flags == "0" ? "O_RDONLY" : "O_RDONLY|" + flags;
+  // include/uapi/linux/openat2.h
+  std::string resolve = named_bits(c.resolve, {{0x01, "RESOLVE_NO_XDEV"},
+                                               {0x02, "RESOLVE_NO_MAGICLINKS"},
+                                               {0x04, "RESOLVE_NO_SYMLINKS"},
+                                               {0x08, "RESOLVE_BENEATH"},
+                                               {0x10, "RESOLVE_IN_ROOT"},
+                                               {0x20, "RESOLVE_CACHED"}});
+  return "openat2(" + std::to_string(c.dirfd) + "<" + c.dir + ">, " + quote(c.path) + ", {flags=" + flags +
+         ", resolve=" + resolve + "}, 24)";
+}
+
 struct RequestText {
   std::string operator()(const BpfCall& c) const { return bpf_request(c); }
   std::string operator()(const PerfOpenCall& c) const { return perf_request(c); }
@@ -148,6 +171,7 @@ struct RequestText {
   std::string operator()(const ProcMemCall& c) const { return proc_mem_text(c, nullptr); }
   std::string operator()(const MountCall& c) const { return mount_text(c); }
   std::string operator()(const DetachedMountCall& c) const { return detached_mount_text(c); }
+  std::string operator()(const Openat2Call& c) const { return openat2_text(c); }
 };
 
 struct LabelText {
@@ -162,6 +186,7 @@ struct LabelText {
   }
   std::string operator()(const MountCall& c) const { return "mount(" + c.fstype + ", " + c.target + ")"; }
   std::string operator()(const DetachedMountCall& c) const { return "fsmount(" + c.fstype + ")"; }
+  std::string operator()(const Openat2Call& c) const { return "openat2(" + c.dir + ")"; }
 };
 
 }  // namespace

@@ -183,6 +183,29 @@ std::string detached_mount_hint(const DetachedMountCall& c, int err) {
   }
 }
 
+// openat2 inside a traced process's root: what each failure means for a path resolved there.
+std::string openat2_hint(const Openat2Call& c, int err) {
+  switch (err) {
+    case ENOENT: {
+      std::string hint = "no such file in that process's filesystem (symlinks and '..' were followed inside " +
+                         c.dir + ", never out of it)";
+      // /proc/PID/root: what the process itself sees there, from its mount namespace and root.
+      const std::string proc = "/proc/", root = "/root";
+      if (c.dir.rfind(proc, 0) == 0 && c.dir.size() > proc.size() + root.size() &&
+          c.dir.compare(c.dir.size() - root.size(), root.size(), root) == 0)
+        hint += "; see what it sees with: nsenter -t " +
+                c.dir.substr(proc.size(), c.dir.size() - proc.size() - root.size()) + " -m -r ls -lL " + c.path;
+      return hint;
+    }
+    case ELOOP: return "a symlink loop, or more than 40 symlinks, inside " + c.dir + ": check the links on that path";
+    case ENOTDIR: return "a component of the path is not a directory inside " + c.dir;
+    case EXDEV: return "the path changed while it was resolved (a rename inside that root); try again";
+    case EACCES:
+    case EPERM: return "reading another process's files needs root (CAP_SYS_PTRACE and CAP_DAC_READ_SEARCH)";
+    default: return "";
+  }
+}
+
 struct Hint {
   int err;
   std::string operator()(const BpfCall& c) const { return bpf_hint(c, err); }
@@ -192,6 +215,7 @@ struct Hint {
   std::string operator()(const ProcMemCall& c) const { return proc_mem_hint(c, err); }
   std::string operator()(const MountCall& c) const { return mount_hint(c, err); }
   std::string operator()(const DetachedMountCall& c) const { return detached_mount_hint(c, err); }
+  std::string operator()(const Openat2Call& c) const { return openat2_hint(c, err); }
 };
 
 }  // namespace
