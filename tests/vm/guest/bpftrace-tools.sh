@@ -6,9 +6,10 @@
 # unless the guest lacks what it probes, and each such lack is checked here against the guest:
 #   bpftrace-tools/NAME   PASS "loads"                 rawprobe --dry-run exits 0
 #                         PASS "not in this guest: ..." the binary, library, kernel function
-#                                                      or struct field it names is verifiably
-#                                                      absent here (busybox guests have no
-#                                                      bash, libc or libcrypto)
+#                                                      tracepoint, kernel symbol or struct
+#                                                      field it names is verifiably absent
+#                                                      here (busybox guests have no bash, libc
+#                                                      or libcrypto; arm64 has no open())
 #                         FAIL otherwise, with rawprobe's error
 #   bpftrace-tools/clean-N  no rawprobe_* event is left behind
 T=/sys/kernel/tracing
@@ -35,6 +36,20 @@ lacking() {  # FIRST_ERROR_LINE
   *"kernel function '"*"' not found"*)
     fn=${line#*kernel function \'}; fn=${fn%%\'*}
     grep -q "^$fn\( \|$\)" "$T/available_filter_functions" || echo "no kernel function $fn in available_filter_functions"
+    ;;
+  *"tracepoint not found: tracepoint:"*)
+    # arm64 has no open(), stat() or the like: only their *at() forms have tracepoints.
+    tp=${line#*tracepoint not found: tracepoint:}; tp=${tp%% *}
+    [ -d "$T/events/${tp%%:*}/${tp#*:}" ] ||
+      echo "no tracepoint $tp in $T/events (no such system call on $(uname -m))"
+    ;;
+  *"resolve kernel symbol '"*"no symbol of that name"*)
+    # A data symbol (avenrun) is in kallsyms only with CONFIG_KALLSYMS_ALL, which Debian's
+    # arm64 6.1 kernel does not set.
+    sym=${line#*resolve kernel symbol \'}; sym=${sym%%\'*}
+    if ! vm_config_enabled CONFIG_KALLSYMS_ALL && ! grep -q " $sym$" /proc/kallsyms; then
+      echo "no symbol $sym in /proc/kallsyms (a data symbol; this kernel is built without CONFIG_KALLSYMS_ALL)"
+    fi
     ;;
   *"does not contain a field named '"*)
     field=${line#*field named \'}; field=${field%%\'*}
