@@ -21,7 +21,7 @@ usdt:$sample:usdt_args:scalars { @sum = sum(arg0 + arg1 + arg2 + arg3 + arg4); }
 usdt:$sample:usdt_args:globals { @sum = sum(arg0 + arg1 + arg2); }
 usdt:$sample:usdt_args:many { @spread = sum(arg13 - arg0); }" -c "$sample 1" >"sample.$build" 2>"err.$build"
   rc=$?
-  want=$(awk '$1 == "usdt_args" && $2 == "rounds" { print $4 }' "sample.$build")
+  want=$(awk '$1 == "usdt_args" && $3 == 1 && $4 == "sum" { print $5 }' "sample.$build")
   got=$(awk '$1 == "@sum:" { print $2 }' "out.$build")
   spread=$(awk '$1 == "@spread:" { print $2 }' "out.$build")
   if [ "$rc" -ne 0 ] || [ -z "$want" ]; then
