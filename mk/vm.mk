@@ -70,7 +70,8 @@ vmshell: vm-images
 # `make test` runs the VM suite when qemu is installed (.ci/run installs it through test-deps),
 # and the arm64 one (suite vm-aarch64: its own cross build in $(BUILD)/aarch64, its 6.1 kernel
 # only, VM_SERIES_aarch64, for CI's time; tests/vm/README.md) when qemu-system-aarch64 and the
-# aarch64 cross compiler are there too.
+# aarch64 cross compiler are there too, unless VM_AARCH64 is empty (`make test VM_AARCH64=`).
+VM_AARCH64 ?= 1
 ifneq ($(shell command -v qemu-system-x86_64 2>/dev/null),)
 TEST_SUITES += vm
 TEST_BUILDS += $(BUILD)/rawprobe-static $(BUILD)/kernel-tests-static
@@ -78,7 +79,7 @@ endif
 VM_SERIES_aarch64 ?= 6.1
 export VM_SERIES_aarch64
 ifndef CROSS
-ifneq ($(and $(shell command -v qemu-system-aarch64 2>/dev/null),$(shell command -v aarch64-linux-gnu-g++ 2>/dev/null)),)
+ifneq ($(and $(VM_AARCH64),$(shell command -v qemu-system-aarch64 2>/dev/null),$(shell command -v aarch64-linux-gnu-g++ 2>/dev/null)),)
 TEST_SUITES += vm-aarch64
 endif
 endif
