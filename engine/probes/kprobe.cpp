@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "arch/arch.h"
 #include "elf/symbol_match.h"
 #include "engine/lang/suggest.h"
 #include "engine/probes/kprobe_blacklist.h"
@@ -147,8 +148,14 @@ Error about_point(Error e, const AttachPoint& p) {
     e.hint = "offset " + std::to_string(p.offset) + " is inside an instruction of " + p.func +
              ": a kprobe must start at an instruction; take an offset from the function's "
              "disassembly (objdump -d of the kernel or module)";
+  // arm64's kprobes refuse an address that is not 4-byte aligned with EINVAL, before any
+  // decoding (arch_prepare_kprobe): the kernel's alignment rule, not an instruction check.
+  else if (e.err == EINVAL && arch::host().name == "aarch64" && p.offset % 4 != 0)
+    e.hint = "offset " + std::to_string(p.offset) + " is inside an instruction of " + p.func +
+             ": the kernel's alignment rule refused it (every aarch64 instruction is 4 bytes, "
+             "and a kprobe's offset must be a multiple of 4)";
   // What the kernel answers for a blacklisted function, which expand() could not leave out.
-  if (e.err == EINVAL && !kprobe_blacklist().known())
+  else if (e.err == EINVAL && !kprobe_blacklist().known())
     e.hint = "the kernel may have refused " + p.func + " because it is on the kprobe blacklist, "
              "which rawprobe could not read: " + kprobe_blacklist().why;
   return e;

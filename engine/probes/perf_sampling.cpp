@@ -26,6 +26,26 @@ Error no_hardware_pmu(const AttachPoint& p, const Error& cause) {
   return e;
 }
 
+// A PMU that counts cycles but not this event (qemu's arm64 CPUs count instructions only under
+// -icount; many PMUs lack bus-cycles or ref-cycles): the kernel answers ENOENT alike, so the
+// cycle counter, opened without sampling, tells the two apart.
+bool pmu_counts_cycles(int cpu) {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.config = PERF_COUNT_HW_CPU_CYCLES;
+  attr.disabled = 1;
+  return bool(sys::perf_event_open(attr, -1, cpu, -1, "hardware:cpu-cycles"));
+}
+
+Error event_not_counted(const AttachPoint& p, const Error& cause) {
+  Error e = cause;
+  e.what = "this CPU's PMU counts cpu-cycles but cannot count the event of";
+  e.object = p.name;
+  e.hint = "the events a PMU counts are listed in /sys/bus/event_source/devices/<pmu>/events; "
+           "sample hardware:cpu-cycles, or time with profile:hz:99, instead";
+  return e;
+}
+
 }  // namespace
 
 Result<std::vector<int>> online_cpus() {
@@ -148,8 +168,11 @@ Result<std::unique_ptr<Attachment>> attach_sampling(std::span<const AttachPoint>
       Result<sys::Fd> fd = sys::perf_event_open(attr, -1, cpu, -1, p.name);
       if (!fd) {
         int err = fd.error().err;
-        if (p.perf_type == PERF_TYPE_HARDWARE && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV))
+        if (p.perf_type == PERF_TYPE_HARDWARE && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)) {
+          if (p.perf_config != PERF_COUNT_HW_CPU_CYCLES && pmu_counts_cycles(cpu))
+            return event_not_counted(p, fd.error());
           return no_hardware_pmu(p, fd.error());
+        }
         return fd.error();
       }
       Result<sys::PerfAttachment> a = sys::attach_perf_event(std::move(*fd), prog_fd, cookie);

@@ -260,11 +260,17 @@ TEST_CASE("watchpoint limits are refused before anything attaches, naming the ru
   CHECK(r.err.find("watchpoint needs a process: run with -p PID or -c CMD") != std::string::npos);
 }
 
-TEST_CASE("rawtracepoint args.NAME are typed from btf_trace_NAME: sys_enter's args.id is arg1 and its regs' orig_ax") {
+TEST_CASE("rawtracepoint args.NAME are typed from btf_trace_NAME: sys_enter's args.id is arg1 and its regs' syscall number") {
   std::string open_read = sample("open_read");
+  // struct pt_regs keeps the system call's number in orig_ax on x86_64, syscallno on arm64.
+#if defined(__aarch64__)
+  const std::string number_field = "syscallno";
+#else
+  const std::string number_field = "orig_ax";
+#endif
   RunResult r = run_rawprobe({"-c", open_read + " 3", "-e",
                               "rawtracepoint:sys_enter /comm == \"open_read\"/ { @by_args[args.id] = count(); "
-                              "@by_arg1[arg1] = count(); @by_regs[args.regs->orig_ax] = count(); }"});
+                              "@by_arg1[arg1] = count(); @by_regs[args.regs->" + number_field + "] = count(); }"});
   INFO(r.out, r.err);
   REQUIRE(r.status == 0);
   auto entries = [&](const std::string& map) {

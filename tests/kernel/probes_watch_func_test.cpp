@@ -70,7 +70,12 @@ TEST_CASE("watchpoint:FUNC+argN's limits are refused before anything attaches, n
   struct Case {
     std::string spec, says;
   } cases[] = {
+  // The first argument past the calling convention's argument registers.
+#if defined(__aarch64__)
+      {"watchpoint:increment+arg8:4:w", "arg8 is not a register argument of aarch64 (arg0..arg7)"},
+#else
       {"watchpoint:increment+arg6:4:w", "arg6 is not a register argument of x86_64 (arg0..arg5)"},
+#endif
       {"watchpoint:increment+arg1:3:w", "length 3 is not one the hardware watches: 1, 2, 4 or 8"},
       {"watchpoint:increment+argx:4:w", "is neither a number nor FUNC+argN"},
       {"watchpoint:no_such_function+arg1:4:w", "no_such_function"},

@@ -16,11 +16,15 @@
 //       status=N   every command of the block exits with N (default 0)
 //       vm         needs kprobes or a hardware PMU: run in the VM guest, not on this host
 //       host       with vm: run on this host as well
+//       arch=M     only where `uname -m` is M (the arm64 guests have a PMU, x86_64's have none)
+//       kconfig=C  with vm: only on a guest kernel whose config sets C (fentry needs
+//                  CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS, which arm64's 6.1 lacks)
 //       skip       not run (say why in the text around it)
 // Nothing else is masked: an output that changes for any other reason fails the test.
 #pragma once
 #include <algorithm>
 #include <regex>
+#include <sys/utsname.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -38,6 +42,12 @@ struct Block {
   std::vector<Command> commands;
   bool has(const std::string& option) const {
     return (" " + options + " ").find(" " + option + " ") != std::string::npos;
+  }
+  bool other_arch() const {
+    std::smatch m;
+    if (!std::regex_search(options, m, std::regex("arch=([a-z0-9_]+)"))) return false;
+    utsname u{};
+    return uname(&u) == 0 && m[1] != u.machine;
   }
   int status() const {
     std::smatch m;

@@ -31,7 +31,8 @@ fi
 rc=$?
 lines=$(grep -c "^fd " out.fget)
 odd=$(sed '1d' out.fget | grep -v '^$' | grep -vE '^fd [0-9]+ name .+$' | head -n 3 | tr '\n' '|')
-if [ "$rc" -eq 0 ] && [ "$lines" -gt 0 ] && [ -z "$odd" ] && grep -qE '^fd [0-9]+ name vmlinux$' out.fget; then
+if vm_no_trampolines fentry-docs/kretfunc-fget "$rc" err.fget; then :
+elif [ "$rc" -eq 0 ] && [ "$lines" -gt 0 ] && [ -z "$odd" ] && grep -qE '^fd [0-9]+ name vmlinux$' out.fget; then
   vm_result fentry-docs/kretfunc-fget PASS "$lines lines 'fd N name FILE', among them $(grep -m1 -E 'name vmlinux$' out.fget)"
 else
   vm_result fentry-docs/kretfunc-fget FAIL "exit $rc, $lines lines, odd '$odd': $(head -c 300 err.fget)"

@@ -5,7 +5,9 @@
 # README.md differ, so a README edit must be copied here. The matching rules are that test's
 # (tests/kernel/readme_blocks.h): options `numbers` (every decimal and 0x number may differ;
 # `numbers:P` only on lines starting with P), `sorted` (line order may differ), `status=N`
-# (exit status, default 0); an output line `...` stands for any number of lines; trailing
+# (exit status, default 0), `arch=M` (only where `uname -m` is M: the other architecture's
+# guests run none of the block), `kconfig=CONFIG_X` (only on a kernel whose config sets it);
+# an output line `...` stands for any number of lines; trailing
 # blank lines are ignored. The samples go to the seed's /tmp paths, as on the host.
 # One result per command: readme-commands/<block>.<command> PASS|FAIL; each command's real
 # output is printed on the console, between "--- readme output" lines, to copy from.
@@ -22,12 +24,6 @@ kprobe:vfs_readv
 kprobe:vfs_read
 kprobe:vfs_readlink
 
-# rawprobe -l | grep load_module
-fentry:vmlinux:load_module
-...
-kprobe:load_module
-...
-
 # rawprobe -l | grep 'tracepoint:.*init_module'
 tracepoint:syscalls:sys_enter_finit_module
 tracepoint:syscalls:sys_enter_init_module
@@ -43,6 +39,15 @@ attach: perf_event_open on the kprobe PMU (config1 = function name, config2 = of
 kretprobe:vfs_read: program type kprobe
 kernel function vfs_read + 0
 attach: kprobe_events line 'r7:rawprobe_<pid>_<n> vfs_read+0' (maxactive 7 can only be set this way), then perf_event_open of its tracepoint id; the line is removed when the run ends
+```
+
+<!-- readme-test: vm kconfig=CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS -->
+```
+# rawprobe -l | grep load_module
+fentry:vmlinux:load_module
+...
+kprobe:load_module
+...
 ```
 
 <!-- readme-test: vm numbers:pid -->
@@ -87,12 +92,29 @@ perf_event_open({type=PERF_TYPE_TRACEPOINT, size=64, config=1338 /* tracepoint i
 write("/sys/kernel/tracing/kprobe_events", "-:kprobes/rawprobe_217_0\n") = 25
 ```
 
-<!-- readme-test: vm host status=1 -->
+<!-- readme-test: vm host arch=x86_64 status=1 -->
 ```
 # rawprobe -c '/tmp/open_read 3' -e 'hardware:instructions:100000 /comm == "open_read"/ { @insns = count(); }'
 Attaching 1 probe...
 rawprobe: this machine has no hardware PMU: the kernel has no hardware counters to sample 'hardware:instructions:100000': perf_event_open: ENOENT (No such file or directory)
 hint: hardware:* probes need a CPU performance-monitoring unit the kernel can use (a VM often has none unless the hypervisor passes it through); sample time with profile:hz:99 or software:cpu-clock instead
+```
+
+<!-- readme-test: vm arch=aarch64 numbers:pid numbers:@insns -->
+```
+# rawprobe -c '/tmp/open_read 3' -e 'hardware:instructions:100000 /comm == "open_read"/ { @insns = count(); }'
+Attaching 1 probe...
+pid 3197
+path /proc/self/exe
+read 1 returned 64
+read 2 returned 64
+read 3 returned 64
+opens 3
+reads 3
+bytes 192
+
+
+@insns: 3
 ```
 
 <!-- readme-test: vm host numbers:pid numbers:@faults -->
@@ -155,6 +177,10 @@ readme_match() {
 
 # Runs one command with its expected output, reports, prints the real output.
 readme_check() {
+  only=$(printf '%s\n' $opts | sed -n 's/^arch=//p')
+  [ -z "$only" ] || [ "$only" = "$(uname -m)" ] || return 0
+  needs=$(printf '%s\n' $opts | sed -n 's/^kconfig=//p')
+  [ -z "$needs" ] || vm_config_enabled "$needs" || return 0
   sh -c "$cmd" >actual 2>&1 </dev/null
   rc=$?
   want=${opts#*status=}; [ "$want" = "$opts" ] && want=0; want=${want%% *}

@@ -9,9 +9,10 @@
 #   bpftrace-tools/NAME   PASS "loads"                 rawprobe --dry-run exits 0
 #                         (bpftrace-tools-0.26.1/NAME for v0.26.1's tools)
 #                         PASS "not in this guest: ..." the binary, library, kernel function
-#                                                      or struct field it names is verifiably
-#                                                      absent here (busybox guests have no
-#                                                      bash, libc or libcrypto)
+#                                                      tracepoint, kernel symbol or struct
+#                                                      field it names is verifiably absent
+#                                                      here (busybox guests have no bash, libc
+#                                                      or libcrypto; arm64 has no open())
 #                         FAIL otherwise, with rawprobe's error
 #   bpftrace-tools/clean-N  no rawprobe_* event is left behind
 T=/sys/kernel/tracing
@@ -43,8 +44,18 @@ lacking() {  # FIRST_ERROR_LINE
     grep -q "^$fn\( \|$\)" "$T/available_filter_functions" || echo "no kernel function $fn in available_filter_functions"
     ;;
   *"tracepoint not found: tracepoint:"*)
-    point=${line#*tracepoint not found: tracepoint:}; point=${point%% *}
-    [ -d "$T/events/${point%%:*}/${point#*:}" ] || echo "no tracepoint $point in this kernel's tracefs"
+    # A tracepoint newer than the kernel (block:block_io_start, 6.5), or a system call the
+    # architecture lacks (arm64 has no open() or stat(), only their *at() forms).
+    tp=${line#*tracepoint not found: tracepoint:}; tp=${tp%% *}
+    [ -d "$T/events/${tp%%:*}/${tp#*:}" ] || echo "no tracepoint $tp in $T/events"
+    ;;
+  *"resolve kernel symbol '"*"no symbol of that name"*)
+    # A data symbol (avenrun) is in kallsyms only with CONFIG_KALLSYMS_ALL, which Debian's
+    # arm64 6.1 kernel does not set.
+    sym=${line#*resolve kernel symbol \'}; sym=${sym%%\'*}
+    if ! vm_config_enabled CONFIG_KALLSYMS_ALL && ! grep -q " $sym$" /proc/kallsyms; then
+      echo "no symbol $sym in /proc/kallsyms (a data symbol; this kernel is built without CONFIG_KALLSYMS_ALL)"
+    fi
     ;;
   *"does not contain a field named '"*)
     field=${line#*field named \'}; field=${field%%\'*}

@@ -10,8 +10,8 @@
 # character outside [A-Za-z0-9_.:/+=-] and DETAIL is flattened onto one line.
 #
 # Also vm_config_enabled CONFIG_X, vm_load_module NAME, vm_require_module NAME RESULT,
-# vm_dummy_links_child FILE LINK..., vm_rawprobe_events, vm_result_clean NAME RC and
-# vm_report_value FILE KEY, below.
+# vm_dummy_links_child FILE LINK..., vm_rawprobe_events, vm_result_clean NAME RC,
+# vm_report_value FILE KEY and vm_no_trampolines NAME RC ERRFILE, below.
 #
 # Environment a test can use (set by init):
 #   RAWPROBE          the static rawprobe binary
@@ -102,4 +102,19 @@ vm_result_clean() {
 # samples/open_read.c prints "opens 5"); empty when there is no such line.
 vm_report_value() {
   awk -v key="$2" '$1 == key { print $2; exit }' "$1"
+}
+
+# vm_no_trampolines NAME RC ERRFILE: on a kernel that cannot attach BPF trampolines to its own
+# functions (fentry/fexit go through ftrace direct calls, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS,
+# which Debian's arm64 6.1 kernel is built without), checks rawprobe's answer to a fentry run
+# that exited with RC and wrote ERRFILE: exit 1 and the error naming that config, as result
+# NAME; returns true then, so the caller checks nothing more. False on a kernel that has them.
+vm_no_trampolines() {
+  vm_config_enabled CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS && return 1
+  if [ "$2" -eq 1 ] && grep -q 'cannot make BPF trampolines.*CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS' "$3"; then
+    vm_result "$1" PASS "this kernel has no BPF trampolines on its functions (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not set), and rawprobe says so: $(grep -m 1 'bpf(BPF_LINK_CREATE)' "$3")"
+  else
+    vm_result "$1" FAIL "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not set, so fentry cannot attach, but rawprobe exited $2 without saying why: $(head -c 300 "$3")"
+  fi
+  return 0
 }
