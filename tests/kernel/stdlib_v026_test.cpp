@@ -426,11 +426,11 @@ TEST_CASE("static_assert stops the script with its message; its condition must b
 
 TEST_CASE("usermode agrees with the kernel's user and system time of what the profile probe interrupted") {
   // bpftrace 0.26.1's usermode reads x86's cs; elsewhere both refuse it, and so must we.
-  if (arch::host().name != "x86_64") {
+  if (rawprobe::arch::host().name != "x86_64") {
     RunResult refused = run_rawprobe({"-e", "profile:hz:99 { @[usermode] = count(); }"});
     CHECK(refused.status == 1);
     CHECK(refused.err.find("usermode is only available on x86_64, as in bpftrace (this machine is " +
-                           std::string(arch::host().name) + ")") != std::string::npos);
+                           std::string(rawprobe::arch::host().name) + ")") != std::string::npos);
     return;
   }
   // A shell loop runs in user space; dd copying /dev/zero runs mostly in the kernel. Sampled at
