@@ -182,6 +182,11 @@ struct CompileOptions {
   // `jiffies`, bpf_send_signal for signal()), asked only when a program calls it; unset: yes.
   std::function<bool(bpf::Helper)> has_helper;
   int64_t child_pid = 0;              // -c CMD: the child's pid, the value of `cpid`
+  // rawprobe's pid namespace (/proc/self/ns/pid's st_dev and st_ino) when it is not the
+  // initial one: `pid` and `tid` then give the ids as seen from it, as bpftrace 0.22 on does
+  // (bpf_get_ns_current_pid_tgid, 5.7), so they agree with cpid, -p and the ps of a
+  // container. Both 0 in the initial namespace, where the plain ids are those already.
+  uint64_t pid_ns_dev = 0, pid_ns_ino = 0;
   // -k: 1, -kk: 2; 0 checks no helper's result (gen_helper_errors.cpp says which each checks).
   uint32_t helper_checks = 0;
   std::string source_name;            // for annotations: "script.bt" or "-e"

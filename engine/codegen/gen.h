@@ -278,6 +278,10 @@ class ProgramGen {
   IntVal usermode_int(const lang::Expr& e);     // gen_usermode.cpp
   IntVal reg_int(const lang::Expr& e);          // gen_reg.cpp
   IntVal ncpus_int(const lang::Expr& e);        // gen_clocks.cpp
+  // gen_pid.cpp: pid or tid (process false), as seen from rawprobe's pid namespace or the
+  // initial one; pid(curr_ns|init) and tid(...) name which
+  IntVal task_id(bool process, bool initial_ns, lang::Span span);
+  IntVal task_id_int(const lang::Expr& e);
   IntVal nsecs_int(const lang::Expr& e);        // gen_clocks.cpp
   void assert_call(const lang::Expr& e);        // gen_asserts.cpp
   void no_code(const lang::Expr& e);            // gen_asserts.cpp: static_assert, done when checked

@@ -1,5 +1,5 @@
 // Builtins and the probe context.
-//   pid, tid         bpf_get_current_pid_tgid(): pid = r0 >> 32, tid = (u32)r0
+//   pid, tid         gen_pid.cpp: as seen from rawprobe's pid namespace
 //   uid, gid         bpf_get_current_uid_gid():  uid = (u32)r0, gid = r0 >> 32
 //   nsecs            bpf_ktime_get_ns() (CLOCK_MONOTONIC)
 //   elapsed          nsecs - the start time the runtime stored in `.start` (direct value load)
@@ -61,13 +61,13 @@ IntVal ProgramGen::builtin_int(const Expr& e) {
   };
   switch (e.builtin) {
     case BuiltinId::Pid:
+    case BuiltinId::Tid: return task_id(e.builtin == BuiltinId::Pid, false, e.span);
     case BuiltinId::Gid:
-      b_.call(e.builtin == BuiltinId::Pid ? Helper::get_current_pid_tgid : Helper::get_current_uid_gid);
+      b_.call(Helper::get_current_uid_gid);
       b_.alu(bpf::Op::Rsh, bpf::R0, 32);
       return IntVal::r0();
-    case BuiltinId::Tid:
     case BuiltinId::Uid:
-      b_.call(e.builtin == BuiltinId::Tid ? Helper::get_current_pid_tgid : Helper::get_current_uid_gid);
+      b_.call(Helper::get_current_uid_gid);
       b_.mov32(bpf::R0, bpf::R0);
       return IntVal::r0();
     case BuiltinId::Nsecs: return helper_value(Helper::ktime_get_ns);

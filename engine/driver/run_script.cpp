@@ -38,6 +38,7 @@
 #include "engine/sys/bpf_map.h"
 #include "engine/sys/call.h"
 #include "engine/sys/features.h"
+#include "engine/sys/pid_namespace.h"
 #include "engine/sys/tracefs.h"
 
 namespace rawprobe::driver {
@@ -287,9 +288,14 @@ int run_script(Options& options) {
     if (h == bpf::Helper::loop) return sys::has(sys::Feature::loop);
     if (h == bpf::Helper::ktime_get_boot_ns) return sys::has(sys::Feature::ktime_get_boot_ns);
     if (h == bpf::Helper::ktime_get_tai_ns) return sys::has(sys::Feature::ktime_get_tai_ns);
+    if (h == bpf::Helper::get_ns_current_pid_tgid) return sys::has(sys::Feature::ns_current_pid_tgid);
     return true;
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();
+  if (Result<sys::PidNamespace> ns = sys::own_pid_namespace(); ns && !ns->initial) {
+    copts.pid_ns_dev = ns->dev;
+    copts.pid_ns_ino = ns->ino;
+  }
   copts.map_max_entries = uint32_t(std::min<uint64_t>(settings.max_map_keys, UINT32_MAX));
   copts.helper_checks = options.helper_checks;
   copts.source_name = options.source_name();

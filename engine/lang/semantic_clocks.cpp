@@ -1,6 +1,7 @@
 // cgroupid("path"): the cgroup v2 id of the group at path, found when the script is checked
-// (a constant in the program, as in bpftrace 0.17); and nsecs(CLOCK), a timestamp of a named
-// clock (bpftrace 0.26.1; bare nsecs stays a builtin).
+// (a constant in the program, as in bpftrace 0.17); nsecs(CLOCK), a timestamp of a named
+// clock (bpftrace 0.26.1; bare nsecs stays a builtin); and pid(NS) and tid(NS), ids as a pid
+// namespace sees them.
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -49,6 +50,21 @@ void Checker::call_nsecs(Expr& e) {
     }
   error(a.span, "nsecs() takes a clock: monotonic, boot, tai or sw_tai" +
                     std::string(a.kind == ExprKind::Builtin ? " ('" + a.name + "' is none of them)" : ""));
+}
+
+// pid(curr_ns), pid(init), tid(...): which pid namespace sees the id; Expr::int_value is 1
+// for the initial one. Bare pid and tid, and pid(), are curr_ns's, as in bpftrace 0.22 on.
+void Checker::call_task_id(Expr& e) {
+  if (!arg_count(e)) return;
+  e.type = Type::integer(8, false);
+  e.int_value = 0;
+  if (e.operands.empty()) return;
+  const Expr& a = *e.operands[0];
+  if (a.kind == ExprKind::Builtin && (a.name == "curr_ns" || a.name == "init")) {
+    e.int_value = a.name == "init";
+    return;
+  }
+  error(a.span, e.name + "() takes a pid namespace: curr_ns (rawprobe's, the default) or init (the initial one)");
 }
 
 }  // namespace rawprobe::lang

@@ -156,6 +156,7 @@ class Checker {
   // semantic_clocks.cpp: cgroupid("path") and nsecs(clock)
   void call_cgroupid(Expr& e);
   void call_nsecs(Expr& e);
+  void call_task_id(Expr& e);  // pid(curr_ns|init), tid(...)
   // semantic_asserts.cpp
   void call_assert(Expr& e);
   void call_static_assert(Expr& e);

@@ -21,6 +21,7 @@ inline constexpr int32_t kHelperForEachMapElem = 164;
 inline constexpr int32_t kHelperLoop = 181;
 inline constexpr int32_t kHelperKtimeGetBootNs = 125;
 inline constexpr int32_t kHelperKtimeGetTaiNs = 208;
+inline constexpr int32_t kHelperGetNsCurrentPidTgid = 120;
 
 FeatureState probe_tracefs();
 FeatureState probe_pmu(const std::string& name);

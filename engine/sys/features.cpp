@@ -39,6 +39,7 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::loop, "loop", "bpf_loop", "5.17"},
     {Feature::ktime_get_boot_ns, "ktime_get_boot_ns", "bpf_ktime_get_boot_ns", "5.8"},
     {Feature::ktime_get_tai_ns, "ktime_get_tai_ns", "bpf_ktime_get_tai_ns", "6.1"},
+    {Feature::ns_current_pid_tgid, "ns_current_pid_tgid", "bpf_get_ns_current_pid_tgid", "5.7"},
     {Feature::trampoline, "trampoline", "fentry/fexit (BPF trampoline)", "5.5"},
     {Feature::bpf_iter, "bpf_iter", "BPF iterators (iter:)", "5.8"},
     {Feature::breakpoint, "breakpoint", "hardware breakpoints (watchpoint:)", "2.6.33"},
@@ -69,6 +70,7 @@ FeatureState run_probe(Feature f) {
     case Feature::loop: return probe_callback_helper(kHelperLoop);
     case Feature::ktime_get_boot_ns: return probe_helper(kHelperKtimeGetBootNs);
     case Feature::ktime_get_tai_ns: return probe_helper(kHelperKtimeGetTaiNs);
+    case Feature::ns_current_pid_tgid: return probe_helper(kHelperGetNsCurrentPidTgid);
     case Feature::trampoline: return probe_trampoline();
     case Feature::bpf_iter: return probe_bpf_iter();
     case Feature::breakpoint: return probe_breakpoint();

@@ -33,6 +33,7 @@ enum class Feature {
   loop,               // bpf_loop helper (for loops over ranges)
   ktime_get_boot_ns,  // bpf_ktime_get_boot_ns helper (nsecs(boot), nsecs(sw_tai))
   ktime_get_tai_ns,   // bpf_ktime_get_tai_ns helper (nsecs(tai))
+  ns_current_pid_tgid,  // bpf_get_ns_current_pid_tgid helper (pid and tid in a pid namespace)
   trampoline,         // fentry/fexit: a tracing program linked through a BPF trampoline
   bpf_iter,           // iter: BPF iterators (BPF_TRACE_ITER links, BPF_ITER_CREATE)
   breakpoint,         // watchpoint: perf_event_open(PERF_TYPE_BREAKPOINT) on this process

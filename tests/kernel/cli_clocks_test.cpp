@@ -159,3 +159,47 @@ TEST_CASE("cgroupid(dir) equals bpftrace 0.17's for the same cgroup2 group") {
   CHECK(printed(ours) == printed(theirs));
 }
 }
+
+TEST_SUITE("host-only") {
+// util-linux's unshare makes the pid namespace; the guests' busybox has no such applet.
+TEST_CASE("pid and tid are as rawprobe's pid namespace sees them, pid(init) as the initial one does") {
+  // In a new pid namespace rawprobe is pid 1 and its -c child pid 2, which the child prints
+  // itself ($$); the same child seen from the initial namespace has another pid.
+  std::string script = "tracepoint:syscalls:sys_enter_exit_group /pid == cpid/ { printf(\"ids %d %d %d %d %d\\n\", pid, "
+                       "pid(curr_ns), tid, pid(init), tid(init)); }";
+  RunResult r = run({"unshare", "--pid", "--fork", "--mount-proc", rawprobe_path(), "-c",
+                     "/bin/sh -c 'echo child $$; exec /bin/true'", "-e", script}, 60);
+  INFO(r.out, r.err);
+  REQUIRE(r.status == 0);
+  std::string child;
+  for (const std::string& line : lines_starting(r.out, "child ")) child = line.substr(6);
+  REQUIRE(!child.empty());
+  std::vector<std::string> ids = lines_starting(r.out, "ids ");
+  REQUIRE(ids.size() == 1);
+  std::istringstream in(ids[0].substr(4));
+  uint64_t pid = 0, pid_curr = 0, tid = 0, pid_init = 0, tid_init = 0;
+  in >> pid >> pid_curr >> tid >> pid_init >> tid_init;
+  CHECK(std::to_string(pid) == child);
+  CHECK(pid_curr == pid);
+  CHECK(tid == pid);  // one thread
+  CHECK(pid_init != pid);
+  CHECK(tid_init == pid_init);
+  // Outside any new namespace the two views are one.
+  RunResult plain = run_rawprobe({"-c", "/bin/sh -c 'echo child $$; exec /bin/true'", "-e", script}, 60);
+  REQUIRE(plain.status == 0);
+  std::vector<std::string> same = lines_starting(plain.out, "ids ");
+  REQUIRE(same.size() == 1);
+  std::istringstream again(same[0].substr(4));
+  again >> pid >> pid_curr >> tid >> pid_init >> tid_init;
+  CHECK(pid == pid_init);
+  CHECK(pid_curr == pid_init);
+  CHECK(std::to_string(pid) == lines_starting(plain.out, "child ").at(0).substr(6));
+}
+}
+
+TEST_CASE("pid() and tid() take curr_ns or init, and say so") {
+  RunResult r = run_rawprobe({"-e", "BEGIN { @ = pid(host); exit(); }"});
+  CHECK(r.status == 1);
+  CHECK(r.err.find("-e:1:17: error: pid() takes a pid namespace: curr_ns (rawprobe's, the default) or init") !=
+        std::string::npos);
+}
