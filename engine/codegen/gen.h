@@ -316,6 +316,7 @@ class ProgramGen {
   // gen_map_keys.cpp: delete(@m[k]) and delete(@m, k), 1 when an element went; has_key(@m, k)
   IntVal delete_int(const lang::Expr& e);
   IntVal has_key_int(const lang::Expr& e);
+  IntVal find_int(const lang::Expr& e);
   IntVal has_cpid_int(const lang::Expr& e);  // gen_builtins.cpp
   void map_event_call(const lang::Expr& e);  // clear(@m), zero(@m)
   void time_call(const lang::Expr& e);

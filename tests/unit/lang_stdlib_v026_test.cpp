@@ -51,3 +51,25 @@ TEST_CASE("the semantic pass takes %s of a bool and refuses %r of one, at the ca
                     std::string::npos,
                 test::error_text(bad));
 }
+
+// docs/stdlib.md (v0.26.1), find: `boolean find(map m, mapkey k, mapvalue result)`, "sets the
+// passed scratch variable (result) ... Error if called with a map that has no keys".
+TEST_CASE("find(@m, k, $v) is a bool and gives $v the map's value type; misuse is refused where it is") {
+  lang::FrontEndResult ok = test::front_end("BEGIN { @m[1] = \"abc\"; let $v; $found = find(@m, 1, $v); print(($found, $v)); }", "t.bt");
+  REQUIRE_MESSAGE(ok.ok, test::error_text(ok));
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"BEGIN { @x = 1; $r = find(@x, 1, $v); }", "t.bt:1:27: error: Argument mismatch for @x"},
+      {"BEGIN { @m[1] = 2; $r = find(@m, 1, 5); }",
+       "t.bt:1:37: error: find() sets a scratch variable: its third argument must be one ($v)"},
+      {"BEGIN { @m[1] = count(); $r = find(@m, 1, $v); }", "t.bt:1:36: error: find() copies a map's value, and @m holds count() values"},
+      {"BEGIN { @m[1] = \"s\"; $v = 1; $r = find(@m, 1, $v); }",
+       "t.bt:1:47: error: Type mismatch for $v: find() would set it to a value of type 'string[2]'"},
+      {"BEGIN { $r = find(1, 1, $v); }", "t.bt:1:14: error: find() expects a map without keys as its first argument and the key as its second: find(@m, k, $v)"},
+  };
+  for (const auto& [script, message] : refused) {
+    CAPTURE(script);
+    lang::FrontEndResult r = test::front_end(script, "t.bt");
+    CHECK_FALSE(r.ok);
+    CHECK_MESSAGE(test::error_text(r).find(message) != std::string::npos, test::error_text(r));
+  }
+}
