@@ -36,7 +36,11 @@ enum class TypeKind : uint8_t {
   Pointer,   // an address (size 8 in a register); ctype: the C pointer type
   Record,    // a struct or union in memory; ctype: the struct or union; size: its size
   Array,     // a C array (other than char[N], which is a String); ctype: the array
+  TSeries,   // tseries(): `size` / 24 intervals of { u64 epoch; s64 value; u64 count; }
 };
+
+// How tseries() combines the values of one interval (bpftrace 0.26.1's `agg` argument).
+enum class TSeriesAgg : uint8_t { Last, Avg, Max, Min, Sum };
 
 struct Type {
   TypeKind kind = TypeKind::None;
@@ -55,6 +59,9 @@ struct Type {
   // Integer: a bool (bpftrace 0.22 on), held as an 8-byte 0 or 1 like any integer in the
   // program, printed as true or false.
   bool is_bool = false;
+  // TSeries: the interval's length and how its values combine (is_signed: the values').
+  int64_t interval_ns = 0;
+  TSeriesAgg tseries_agg = TSeriesAgg::Last;
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {

@@ -317,6 +317,9 @@ class ProgramGen {
   IntVal delete_int(const lang::Expr& e);
   IntVal has_key_int(const lang::Expr& e);
   IntVal find_int(const lang::Expr& e);
+  // gen_tseries.cpp: the epoch (before the map lookup), then the interval's update (r0: the value)
+  void tseries_epoch(const lang::Expr& call, int32_t slot);
+  void tseries_update(const lang::Expr& call, int32_t epoch_slot, bpf::Reg value, bpf::Label done);
   IntVal has_cpid_int(const lang::Expr& e);  // gen_builtins.cpp
   void map_event_call(const lang::Expr& e);  // clear(@m), zero(@m)
   void time_call(const lang::Expr& e);

@@ -29,6 +29,16 @@ std::string format_bools(const std::string& fmt, const std::vector<bool>& values
   return out;
 }
 
+// Each script is refused with its message (file:line:col and the words).
+void check_refused(const std::vector<std::pair<std::string, std::string>>& refused) {
+  for (const auto& [script, message] : refused) {
+    CAPTURE(script);
+    lang::FrontEndResult r = test::front_end(script, "t.bt");
+    CHECK_FALSE(r.ok);
+    CHECK_MESSAGE(test::error_text(r).find(message) != std::string::npos, test::error_text(r));
+  }
+}
+
 }  // namespace
 
 // bpftrace's src/format_string.cpp (0.22 on): "s" requires no type ("Anything goes") and
@@ -66,10 +76,25 @@ TEST_CASE("find(@m, k, $v) is a bool and gives $v the map's value type; misuse i
        "t.bt:1:47: error: Type mismatch for $v: find() would set it to a value of type 'string[2]'"},
       {"BEGIN { $r = find(1, 1, $v); }", "t.bt:1:14: error: find() expects a map without keys as its first argument and the key as its second: find(@m, k, $v)"},
   };
-  for (const auto& [script, message] : refused) {
-    CAPTURE(script);
-    lang::FrontEndResult r = test::front_end(script, "t.bt");
-    CHECK_FALSE(r.ok);
-    CHECK_MESSAGE(test::error_text(r).find(message) != std::string::npos, test::error_text(r));
+  check_refused(refused);
+}
+
+// docs/stdlib.md (v0.26.1), tseries: `tseries_t tseries(int64 n, int64 interval_ns, int64
+// num_intervals[, const string agg])`, agg one of avg, max, min, sum.
+TEST_CASE("tseries takes an integer, a literal interval and count, and one of the docs' aggregations") {
+  for (const char* ok : {"BEGIN { @a = tseries(1, 100ms, 5); }", "BEGIN { @a[comm] = tseries(pid, 1000000000, 20, \"avg\"); }",
+                         "BEGIN { @a = tseries(-1, 1s, 3, \"min\"); @b = tseries(1, 1s, 3, \"max\"); @c = tseries(1, 1s, 3, \"sum\"); }"}) {
+    CAPTURE(ok);
+    lang::FrontEndResult r = test::front_end(ok, "t.bt");
+    CHECK_MESSAGE(r.ok, test::error_text(r));
   }
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"BEGIN { @a = tseries(1, 0, 5); }", "t.bt:1:25: error: tseries() expects its interval as a positive integer literal"},
+      {"BEGIN { @a = tseries(1, $1, 5); }", "t.bt:1:25: error: tseries() expects its interval as a positive integer literal"},
+      {"BEGIN { @a = tseries(1, 100ms, 5000); }", "t.bt:1:32: error: tseries() expects the number of intervals as an integer literal from 1 to 1024"},
+      {"BEGIN { @a = tseries(1, 1s, 5, \"median\"); }", "t.bt:1:32: error: tseries() aggregates an interval by \"avg\", \"max\", \"min\" or \"sum\""},
+      {"BEGIN { @a = tseries(\"x\", 1s, 5); }", "t.bt:1:22: error: tseries() records integers (string provided)"},
+      {"BEGIN { $x = tseries(1, 1s, 5); }", "t.bt:1:14: error: tseries() should be directly assigned to a map"},
+  };
+  check_refused(refused);
 }
