@@ -281,6 +281,7 @@ int run_script(Options& options) {
     if (h == bpf::Helper::send_signal) return sys::has(sys::Feature::send_signal);
     if (h == bpf::Helper::for_each_map_elem) return sys::has(sys::Feature::for_each_map_elem);
     if (h == bpf::Helper::loop) return sys::has(sys::Feature::loop);
+    if (h == bpf::Helper::probe_write_user) return sys::has(sys::Feature::probe_write_user);
     return true;
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();

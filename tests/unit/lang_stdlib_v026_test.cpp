@@ -98,3 +98,16 @@ TEST_CASE("tseries takes an integer, a literal interval and count, and one of th
   };
   check_refused(refused);
 }
+
+// socket_cookie (docs/stdlib.md: bpf_get_socket_cookie, shown in an fentry probe) has the
+// helper only in fentry, fexit and iter programs; write_user is unsafe, as docs/stdlib.md's
+// "unsafe helpers ... the --unsafe flag is required for use".
+TEST_CASE("socket_cookie outside tracing programs and write_user without --unsafe are refused at the call") {
+  check_refused({
+      {"BEGIN {\n  @[socket_cookie(curtask)] = count();\n}",
+       "t.bt:2:5: error: socket_cookie() calls bpf_get_socket_cookie(), which the kernel gives only to fentry, fexit "
+       "and iter programs (Linux 5.12), not to BEGIN probes"},
+      {"interval:s:1 { $r = write_user(0, (int32)1); }",
+       "t.bt:1:21: error: write_user() is an unsafe function being used in safe mode"},
+  });
+}
