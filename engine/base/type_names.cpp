@@ -41,6 +41,7 @@ std::string type_name(const Type& t) {
     case TypeKind::Pointer:
     case TypeKind::Record:
     case TypeKind::Array: return t.c_name;
+    case TypeKind::TSeries: return "tseries";
   }
   return "?";
 }

@@ -36,7 +36,11 @@ enum class TypeKind : uint8_t {
   Pointer,   // an address (size 8 in a register); ctype: the C pointer type
   Record,    // a struct or union in memory; ctype: the struct or union; size: its size
   Array,     // a C array (other than char[N], which is a String); ctype: the array
+  TSeries,   // tseries(): `size` / 24 intervals of { u64 epoch; s64 value; u64 count; }
 };
+
+// How tseries() combines the values of one interval (bpftrace 0.26.1's `agg` argument).
+enum class TSeriesAgg : uint8_t { Last, Avg, Max, Min, Sum };
 
 struct Type {
   TypeKind kind = TypeKind::None;
@@ -58,6 +62,9 @@ struct Type {
   // Tuple: a record's field names (bpftrace 0.26's `(a=1, b="x")`), one per field; empty
   // for a plain tuple. A record and a tuple of the same fields are different types.
   std::vector<std::string> field_names = {};
+  // TSeries: the interval's length and how its values combine (is_signed: the values').
+  int64_t interval_ns = 0;
+  TSeriesAgg tseries_agg = TSeriesAgg::Last;
 
   static Type none() { return {}; }
   static Type integer(uint32_t bytes, bool is_signed) {

@@ -327,6 +327,14 @@ class ProgramGen {
   // gen_map_keys.cpp: delete(@m[k]) and delete(@m, k), 1 when an element went; has_key(@m, k)
   IntVal delete_int(const lang::Expr& e);
   IntVal has_key_int(const lang::Expr& e);
+  IntVal find_int(const lang::Expr& e);
+  // gen_kernel_helpers.cpp
+  IntVal socket_cookie_int(const lang::Expr& e);
+  IntVal percpu_kaddr_int(const lang::Expr& e);
+  IntVal write_user_int(const lang::Expr& e);
+  // gen_tseries.cpp: the epoch (before the map lookup), then the interval's update (r0: the value)
+  void tseries_epoch(const lang::Expr& call, int32_t slot);
+  void tseries_update(const lang::Expr& call, int32_t epoch_slot, bpf::Reg value, bpf::Label done);
   IntVal has_cpid_int(const lang::Expr& e);  // gen_builtins.cpp
   void map_event_call(const lang::Expr& e);  // clear(@m), zero(@m)
   void time_call(const lang::Expr& e);

@@ -5,6 +5,8 @@
 //   delete(@m[k])     r0 = map_delete_elem(m, &key); value: r0 == 0 (1 when an element went)
 //   delete(@c)        a keyless count(): zero(@c) in user space (gen_maps.cpp); value 1
 //   has_key(@m, k)    r0 = map_lookup_elem(m, &key); value: r0 != 0
+//   find(@m, k, $v)   r0 = map_lookup_elem(m, &key); when found, $v = *r0 and the value is 1;
+//                     else $v is left as it was and the value is 0
 #include "engine/codegen/gen.h"
 #include "engine/base/map_layout.h"
 
@@ -38,6 +40,19 @@ IntVal ProgramGen::has_key_int(const Expr& e) {
   Place key = map_key(map);
   lookup(map, key);
   r0_test_zero(b_, bpf::Cond::Ne);
+  return IntVal::r0();
+}
+
+IntVal ProgramGen::find_int(const Expr& e) {
+  const Expr& map = *e.operands[0];
+  const Expr& out = *e.operands[1];
+  Place key = map_key(map);
+  lookup(map, key);
+  bpf::Label missing = b_.new_label("not_found");
+  b_.jump(bpf::Cond::Eq, bpf::R0, 0, missing);  // r0 is 0 there: the value false
+  copy(Place{variable_slot(out), {}}, bpf::R0, 0, std::min(type_size(out.type), type_size(map.type)));
+  b_.mov(bpf::R0, 1);
+  b_.bind(missing);
   return IntVal::r0();
 }
 

@@ -202,6 +202,11 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
     set(it, ri);
     index = IntVal::in_temp(it);
   }
+  int32_t epoch_slot = 0;
+  if (kind == TypeKind::TSeries) {  // its interval, read before the lookup (gen_tseries.cpp)
+    epoch_slot = frame_.alloc(8);
+    tseries_epoch(call, epoch_slot);
+  }
   Place key = map_key(map);
   lookup(map, key);
   bpf::Label found = b_.new_label("found"), done = b_.new_label("aggregated");
@@ -283,6 +288,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       b_.store(Size::DW, bpf::R0, 0, bpf::R1);
       break;
     }
+    case TypeKind::TSeries: tseries_update(call, epoch_slot, value_reg(), done); break;
     default: fail(call.span, call.name + "() cannot be generated for this map"); break;
   }
   b_.bind(done);

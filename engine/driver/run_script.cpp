@@ -289,6 +289,7 @@ int run_script(Options& options) {
     if (h == bpf::Helper::ktime_get_boot_ns) return sys::has(sys::Feature::ktime_get_boot_ns);
     if (h == bpf::Helper::ktime_get_tai_ns) return sys::has(sys::Feature::ktime_get_tai_ns);
     if (h == bpf::Helper::get_ns_current_pid_tgid) return sys::has(sys::Feature::ns_current_pid_tgid);
+    if (h == bpf::Helper::probe_write_user) return sys::has(sys::Feature::probe_write_user);
     return true;
   };
   if (tracee && tracee->is_child()) copts.child_pid = tracee->pid();

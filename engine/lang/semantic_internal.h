@@ -139,6 +139,12 @@ class Checker {
   // semantic_map_keys.cpp: delete(@m, k), has_key(@m, k), and @m[a, b] as @m[(a, b)]
   void call_delete(Expr& e);
   void call_has_key(Expr& e);
+  void call_find(Expr& e);  // find(@m, k, $v)
+  void call_tseries(Expr& e);  // semantic_tseries.cpp
+  // semantic_kernel_helpers.cpp
+  void call_socket_cookie(Expr& e);
+  void call_percpu_kaddr(Expr& e);
+  void call_write_user(Expr& e);
   bool reshape_key(Expr& m, const std::vector<Type>& want);
   // semantic_stdlib.cpp
   void call_task_field(Expr& e);  // ppid, pcomm

@@ -6,6 +6,7 @@
 #include "engine/output/folded_print.h"
 #include "engine/output/hist_format.h"
 #include "engine/output/map_reduce.h"
+#include "engine/output/tseries_print.h"
 #include "engine/output/json_escape.h"
 #include "engine/base/layout.h"
 #include "engine/output/number_text.h"
@@ -274,6 +275,7 @@ void MapPrinter::print(std::string& out, OutputFormat format, uint32_t top, uint
 
 void append_map(std::string& out, OutputFormat format, const MapDesc& map,
                 const MapEntries& entries, uint32_t top, uint32_t div) {
+  if (map.value.kind == TypeKind::TSeries) return append_tseries_map(out, format, map, entries);
   MapPrinter(map, entries).print(out, format, top, div);
 }
 

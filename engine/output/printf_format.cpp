@@ -17,7 +17,10 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // `probe` and `func` are point ids, and stacks and symbols addresses, that the runtime turns
 // into their text before formatting (runtime/point_text.h), so %s takes them; bpftrace 0.17 calls them strings in its messages
 // too ("%d specifier expects a value of type integer (string supplied)").
+// A bool prints as true or false under %s (bpftrace 0.22 on formats any value by %s; 0.17
+// had no bools), and as 1 or 0 under the integer conversions.
 bool prints_as_string(const Type& t) {
+  if (t.is_bool) return true;
   switch (t.kind) {
     case TypeKind::String: case TypeKind::Probe: case TypeKind::Func:
     case TypeKind::UStack: case TypeKind::KStack: case TypeKind::USym: case TypeKind::KSym:
@@ -261,6 +264,8 @@ void PrintfFormatter::append(std::string& out, const uint8_t* args, size_t len) 
       if (type.is_string()) {
         const char* s = reinterpret_cast<const char*>(p);
         append_conversion(out, piece.spec, std::string_view(s, strnlen(s, type.size)));
+      } else if (type.is_bool && piece.spec.conv == 's') {
+        append_conversion(out, piece.spec, read_widened(p, type.size, false) ? "true" : "false");
       } else {
         append_conversion(out, piece.spec, read_widened(p, type.size, type.is_signed));
       }

@@ -22,6 +22,7 @@ inline constexpr int32_t kHelperLoop = 181;
 inline constexpr int32_t kHelperKtimeGetBootNs = 125;
 inline constexpr int32_t kHelperKtimeGetTaiNs = 208;
 inline constexpr int32_t kHelperGetNsCurrentPidTgid = 120;
+inline constexpr int32_t kHelperProbeWriteUser = 36;
 
 FeatureState probe_tracefs();
 FeatureState probe_pmu(const std::string& name);
@@ -31,8 +32,8 @@ FeatureState probe_perf_link();
 FeatureState probe_uprobe_multi();
 FeatureState probe_kprobe_multi();
 FeatureState probe_helper(int32_t helper_id);
-// A helper that takes a callback: called with scalars only, a kernel that has it refuses the
-// arguments (EACCES), one that lacks it the call (EINVAL).
+// A helper that takes a callback (or other memory): called with scalars only, a kernel that
+// has it refuses the arguments (EACCES), one that lacks it the call (EINVAL).
 FeatureState probe_callback_helper(int32_t helper_id);
 FeatureState probe_bounded_loops();
 FeatureState probe_isa(int version);  // 2, 3 or 4

@@ -43,6 +43,7 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::trampoline, "trampoline", "fentry/fexit (BPF trampoline)", "5.5"},
     {Feature::bpf_iter, "bpf_iter", "BPF iterators (iter:)", "5.8"},
     {Feature::breakpoint, "breakpoint", "hardware breakpoints (watchpoint:)", "2.6.33"},
+    {Feature::probe_write_user, "probe_write_user", "bpf_probe_write_user (not under lockdown)", "4.8"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -74,6 +75,8 @@ FeatureState run_probe(Feature f) {
     case Feature::trampoline: return probe_trampoline();
     case Feature::bpf_iter: return probe_bpf_iter();
     case Feature::breakpoint: return probe_breakpoint();
+    // Its source must be memory: scalars are refused (EACCES) where the helper exists.
+    case Feature::probe_write_user: return probe_callback_helper(kHelperProbeWriteUser);
   }
   return {false, "unknown feature"};
 }

@@ -37,6 +37,8 @@ enum class Feature {
   trampoline,         // fentry/fexit: a tracing program linked through a BPF trampoline
   bpf_iter,           // iter: BPF iterators (BPF_TRACE_ITER links, BPF_ITER_CREATE)
   breakpoint,         // watchpoint: perf_event_open(PERF_TYPE_BREAKPOINT) on this process
+  probe_write_user,   // bpf_probe_write_user in tracing programs (write_user()): gone under
+                      // kernel lockdown (integrity or confidentiality)
 };
 
 // The BTF id of a vmlinux function, which the trampoline and iterator probes load against.
