@@ -71,7 +71,7 @@ FeatureState run_probe(Feature f) {
     case Feature::loop: return probe_callback_helper(kHelperLoop);
     case Feature::ktime_get_boot_ns: return probe_helper(kHelperKtimeGetBootNs);
     case Feature::ktime_get_tai_ns: return probe_helper(kHelperKtimeGetTaiNs);
-    case Feature::ns_current_pid_tgid: return probe_helper(kHelperGetNsCurrentPidTgid);
+    case Feature::ns_current_pid_tgid: return probe_callback_helper(kHelperGetNsCurrentPidTgid);
     case Feature::trampoline: return probe_trampoline();
     case Feature::bpf_iter: return probe_bpf_iter();
     case Feature::breakpoint: return probe_breakpoint();
