@@ -18,6 +18,7 @@
 #include <regex>
 
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/printed_count.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
@@ -39,13 +40,6 @@ long count_lines(const std::string& text, const std::string& line) {
   for (size_t at = 0; (at = text.find(line + "\n", at)) != std::string::npos; at += line.size() + 1)
     if (at == 0 || text[at - 1] == '\n') ++n;
   return n;
-}
-
-long reported_losses(const std::string& text) {
-  long total = 0;
-  std::regex line("(^|\n)Lost ([0-9]+) events\n");
-  for (std::sregex_iterator it(text.begin(), text.end(), line), end; it != end; ++it) total += std::stol((*it)[2]);
-  return total;
 }
 
 // Keeps this thread on one CPU, so a perf buffer's losses are all in one ring and the calls

@@ -13,6 +13,7 @@
 #include <regex>
 
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/printed_count.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
@@ -38,13 +39,6 @@ long records(const std::string& out) {
   for (size_t at = 0; (at = out.find('\n', at)) != std::string::npos; ++at)
     if (at >= 1 && std::isdigit(static_cast<unsigned char>(out[at - 1])) && (at == 1 || out[at - 2] == '\n')) ++n;
   return n;
-}
-
-long reported_losses(const std::string& text) {
-  long total = 0;
-  std::regex line("(^|\n)Lost ([0-9]+) events\n");
-  for (std::sregex_iterator it(text.begin(), text.end(), line), end; it != end; ++it) total += std::stol((*it)[2]);
-  return total;
 }
 
 }  // namespace
