@@ -216,6 +216,7 @@ class ProgramGen {
   // `span`: the value written or the aggregation, where -k points when the update fails.
   void map_write_int(const lang::Expr& map, Place key, const IntVal& v, lang::Span span);
   void map_update(const lang::Expr& map, Place key, Place value, lang::Span span);
+  void add_to_slot(int16_t off, const IntVal& v);  // *(u64 *)(r0 + off) += v, for a per-CPU value
   void count_failed_update(const lang::Expr& map);  // after map_update_elem: r0 < 0 is counted
   void aggregate(const lang::Expr& map, const lang::Expr& call);
   void map_delete(const lang::Expr& map, lang::Span span);

@@ -99,6 +99,20 @@ void ProgramGen::count_failed_update(const Expr& map) {
   b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R1, 0, bpf::R0);
 }
 
+void ProgramGen::add_to_slot(int16_t off, const IntVal& v) {
+  // r0 points at this CPU's own copy of an aggregation's value (every aggregation map is
+  // per-CPU: map_layout.cpp), which no other CPU writes, so a plain load, add and store is
+  // enough; an atomic add costs more (a locked add on x86: bench, bpf_stats, 183 against
+  // 148 ns a hit for bpftrace's plain add). r1 is free: the lookup call before this clobbered
+  // it, so v lives in a callee-saved register, on the stack or in the instruction.
+  b_.load(Size::DW, bpf::R1, bpf::R0, off);
+  if (v.is_imm && v.imm >= INT32_MIN && v.imm <= INT32_MAX)
+    b_.alu(bpf::Op::Add, bpf::R1, static_cast<int32_t>(v.imm));
+  else
+    b_.alu(bpf::Op::Add, bpf::R1, use(v, bpf::R2));
+  b_.store(Size::DW, bpf::R0, off, bpf::R1);
+}
+
 void ProgramGen::map_write_int(const Expr& map, Place key, const IntVal& v, lang::Span span) {
   Place value{frame_.alloc(8), {}};
   store_int(v, 8, value);
@@ -241,9 +255,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
   switch (kind) {
     case TypeKind::Count:
     case TypeKind::Sum:
-      // This CPU's slot: an atomic add is not needed for correctness, only shorter than
-      // load, add, store.
-      b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R0, 0, use(v, bpf::R1));
+      add_to_slot(0, v);
       break;
     case TypeKind::Min:
     case TypeKind::Max: {
@@ -276,7 +288,7 @@ void ProgramGen::aggregate(const Expr& map, const Expr& call) {
       const MapLayout& layout = script_.layout(map.map_id);
       uint32_t buckets = layout.slot_size / 8 - (layout.hist_sum ? 1 : 0);
       // Metrics' _sum, after the buckets (map_layout.h).
-      if (layout.hist_sum) b_.atomic(bpf::Atomic::Add, Size::DW, bpf::R0, int16_t(buckets * 8), value_reg());
+      if (layout.hist_sum) add_to_slot(int16_t(buckets * 8), v);
       Reg ri = use(index, bpf::R3);
       b_.mov(bpf::R1, ri);
       // The verifier must see the index within the value before the access.
