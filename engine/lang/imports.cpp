@@ -182,6 +182,10 @@ Result<std::vector<ImportedFile>> resolve_import(const std::string& name, const 
       continue;
     }
     if (S_ISDIR(st.st_mode)) return read_import_directory(name, path);
+    // A FIFO or a device would block the read or never end; bpftrace imports files too.
+    if (!S_ISREG(st.st_mode))
+      return make_error("import \"" + name + "\": " + path + " is neither a regular file nor a directory", {},
+                        "import the file itself");
     Result<ImportedFile> f = read_import(name, path);
     if (!f) return f.error();
     return std::vector<ImportedFile>{std::move(*f)};

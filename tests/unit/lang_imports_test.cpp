@@ -200,6 +200,10 @@ TEST_CASE("a .bpf.c import is refused: compiling it needs a C compiler") {
     dir.write("lib/helper.bpf.c", "int y;\n");
     CHECK(errors_of(main_path, "import \"lib\";\n").find(dir.path("lib/helper.bpf.c") + " is C source") != std::string::npos);
   }
+  SUBCASE("a FIFO is refused instead of read, which would wait forever") {
+    REQUIRE(mkfifo(dir.path("pipe.bt").c_str(), 0600) == 0);
+    CHECK(errors_of(main_path, "import \"pipe.bt\";\n").find("neither a regular file nor a directory") != std::string::npos);
+  }
   SUBCASE("a file of another kind is an unknown import type") {
     dir.write("data.json", "{}\n");
     CHECK(errors_of(main_path, "import \"data.json\";\n").find("unknown import type: " + dir.path("data.json")) != std::string::npos);
