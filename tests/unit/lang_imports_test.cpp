@@ -222,6 +222,23 @@ TEST_CASE("a missing import names every place it was looked for") {
   CHECK(r_errors.find("looked for " + dir.path("nowhere.bt") + ", " + dir.path("extra/nowhere.bt")) != std::string::npos);
 }
 
+TEST_CASE("an import inside an imported file is looked for where the main script is, as bpftrace does") {
+  ImportDir dir;
+  dir.write("lib/helper.bt", "BEGIN { printf(\"helper\\n\"); }\n");
+  std::string main_path = dir.path("main.bt");
+  dir.write("lib/by_main_dir.bt", "import \"lib/helper.bt\";\n");
+  PreprocessResult ok = run(main_path, "import \"lib/by_main_dir.bt\";\n");
+  INFO(test::error_text(ok));
+  CHECK(ok.ok);
+  CHECK(ok.source.text().find("helper") != std::string::npos);
+  // A name relative to the importing file's own directory is not found there.
+  std::string sibling = "import \"helper.bt\";\n";
+  dir.write("lib/by_sibling.bt", sibling);
+  std::string errors = errors_of(main_path, "import \"lib/by_sibling.bt\";\n");
+  CHECK(errors.find(where(dir.path("lib/by_sibling.bt"), sibling, "\"helper.bt\"")) == 0);
+  CHECK(errors.find("looked for " + dir.path("helper.bt") + ")") != std::string::npos);
+}
+
 TEST_CASE("a file imported twice, or back by what it imports, is read once") {
   ImportDir dir;
   dir.write("b.bt", "import \"main.bt\";\nimport \"c.bt\";\nBEGIN { printf(\"from b\\n\"); }\n");
