@@ -29,3 +29,5 @@ samples: $(SAMPLES) $(STATIC_SAMPLES)
 all: samples
 TEST_BUILDS += samples
 .PHONY: samples
+# struct_arg's types live in a header that scripts import too (samples/import_records.bt).
+$(BUILD)/samples/struct_arg $(BUILD)/samples/static/struct_arg: samples/struct_arg.h

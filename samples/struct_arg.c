@@ -4,28 +4,7 @@
 // prints) are the same in every run, under bpftrace and rawprobe alike.
 #include <stdio.h>
 
-struct point {
-  int x;
-  short y;
-};
-
-struct record {
-  int id;
-  char name[12];
-  struct point where;
-  struct point path[2];
-  struct record *next;
-  unsigned int flag : 1;
-  unsigned int level : 3;
-  int delta : 5;
-  long total;
-  unsigned char tiny;
-  signed char neg;
-  union {
-    unsigned int word;
-    unsigned char bytes[4];
-  };
-};
+#include "struct_arg.h"
 
 struct record second = {.id = 2, .name = "second", .where = {-3, 4}, .total = -5, .word = 0x01020304};
 struct record first = {.id = 1, .name = "first", .where = {10, -20}, .path = {{1, 2}, {3, 4}}, .next = &second,

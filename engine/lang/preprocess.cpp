@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <memory>
 #include <set>
 
 #include "engine/lang/diagnostics.h"
+#include "engine/lang/imports.h"
 #include "engine/lang/pp_token.h"
 #include "engine/lang/preprocess_expr.h"
 #include "engine/lang/preprocess_include.h"
@@ -66,6 +68,11 @@ class Preprocessor {
     uint32_t builtin = add_file("<built-in>", predefined_);
     process(builtin, false, -1);
     uint32_t main = main_ = add_file(name, text);
+    // The script itself counts as imported: a file that imports it back adds nothing.
+    if (char* real = realpath(name.c_str(), nullptr)) {
+      imported_.insert(real);
+      free(real);
+    }
     for (const std::string& forced : options_.forced_includes) {
       std::optional<FoundHeader> found = find_header(dirs_, forced, false, ".");
       if (!found) {
@@ -97,10 +104,11 @@ class Preprocessor {
     if (size_t(error_count_++) >= Diagnostics::kMaxErrors) return;
     const OriginFile& f = map_->files[file];
     Diagnostic d = diagnostic_at(SourceFile(f.name, f.text), {offset, offset + std::max<uint32_t>(length, 1)}, message);
-    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
-      const OriginFile& from = map_->files[it->first];
-      LineCol at = line_col(from.text, it->second);
-      d.notes.push_back("included from " + from.name + ":" + std::to_string(at.line));
+    for (size_t i = stack_.size(); i-- > 0;) {
+      const OriginFile& from = map_->files[stack_[i].first];
+      LineCol at = line_col(from.text, stack_[i].second);
+      d.notes.push_back(std::string(by_import_[i] ? "imported" : "included") + " from " + from.name + ":" +
+                        std::to_string(at.line));
     }
     diagnostics_.push_back(std::move(d));
   }
@@ -131,8 +139,10 @@ class Preprocessor {
     std::string_view t = text;
     std::vector<Conditional> saved;
     saved.swap(conds_);
+    TopLevel saved_top = top_;
+    top_ = {};
     uint32_t pos = 0, n = uint32_t(t.size());
-    if (is_main(file) && t.starts_with("#!")) {
+    if ((is_main(file) || imported_scripts_.count(file)) && t.starts_with("#!")) {
       pos = uint32_t(std::min(t.find('\n'), t.size()));  // the "#!" line is the kernel's, not ours
     }
     while (pos < n) {
@@ -152,6 +162,7 @@ class Preprocessor {
     }
     for (const Conditional& c : conds_) error(file, c.offset, 1, "#if without #endif (the file ends inside it)");
     conds_.swap(saved);
+    top_ = saved_top;
   }
 
   bool is_main(uint32_t file) const { return file == main_; }
@@ -200,12 +211,18 @@ class Preprocessor {
       } else if (c == '/' && depth_ == 0 && (predicate_ || pos == 0 || std::isspace(static_cast<unsigned char>(t[pos - 1])))) {
         predicate_ = !predicate_;  // `/pid == 1/` after the probes: an expression again
         ++pos;
+      } else if (depth_ == 0 && !predicate_ && starts_import(t, pos)) {
+        emit_verbatim(file, t, chunk, pos);
+        pos = import_statement(file, t, pos);
+        chunk = pos;
       } else if (depth_ == 0 && !predicate_ && !std::isspace(static_cast<unsigned char>(c))) {
         // A probe spec: bpftrace 0.17 never expands names there, and a path such as
         // /usr/lib/x86_64-linux-gnu must keep its `linux`.
+        uint32_t word = pos;
         while (pos < n && !std::isspace(static_cast<unsigned char>(t[pos])) && t[pos] != '{' && t[pos] != ',' &&
                !(t[pos] == '/' && pos + 1 < n && (t[pos + 1] == '/' || t[pos + 1] == '*')))
           ++pos;
+        top_level_word(file, t.substr(word, pos - word), word);
         if (pos < n && t[pos] == ',') ++pos;
       } else if (c >= '0' && c <= '9') {
         PpLexer lex(t, pos, n);
@@ -250,8 +267,60 @@ class Preprocessor {
       ++depth_;
       predicate_ = false;
     } else if (punct == "}" && depth_ > 0) {
-      --depth_;
+      if (--depth_ == 0) top_.head.clear();
     }
+  }
+
+  // The first word of each item outside every block tells what the item is: bpftrace's grammar
+  // puts C definitions, then config, then imports, before any probe, macro or map declaration;
+  // and an imported script may not have a config block, which could not be merged.
+  void top_level_word(uint32_t file, std::string_view word, uint32_t at) {
+    if (top_.head.empty() && !word.empty() && word[0] != ';') {
+      size_t len = 0;
+      while (len < word.size() && pp_ident_char(word[len])) ++len;
+      top_.head = std::string(word.substr(0, len ? len : word.size()));
+      if (top_.head == "config" && imported_scripts_.count(file))
+        error(file, at, uint32_t(top_.head.size()),
+              "an imported script cannot have a config block (bpftrace refuses it too): set the config "
+              "variables in the script that imports it");
+      static const std::set<std::string> preamble = {"config", "struct", "union", "enum", "typedef"};
+      if (!preamble.count(top_.head)) top_.root_statement_seen = true;
+    }
+    if (word.find(';') != std::string_view::npos) top_.head.clear();
+  }
+
+  // `import "NAME";` outside every block: the files it names are read in its place. Returns the
+  // offset after the statement.
+  uint32_t import_statement(uint32_t file, std::string_view t, uint32_t at) {
+    Result<ImportStatement> stmt = read_import_statement(t, at);
+    if (!stmt) {
+      error(file, stmt.error().at->begin, stmt.error().at->end - stmt.error().at->begin, stmt.error().what);
+      size_t eol = t.find('\n', at);
+      return uint32_t(eol == std::string_view::npos ? t.size() : eol);
+    }
+    if (top_.root_statement_seen) {
+      error(file, at, stmt->end - at,
+            "import must come before the first probe, macro or map declaration (after any config "
+            "block), as in bpftrace: move it to the top of the script");
+      return stmt->end;
+    }
+    std::vector<std::string> dirs = {directory_of(map_->files[main_].name)};
+    dirs.insert(dirs.end(), options_.include_dirs.begin(), options_.include_dirs.end());
+    Result<std::vector<ImportedFile>> files = resolve_import(stmt->name, dirs);
+    if (!files) {
+      const Error& e = files.error();
+      error(file, stmt->name_offset, stmt->name_length, e.what + (e.hint.empty() ? "" : ": " + e.hint));
+      return stmt->end;
+    }
+    for (ImportedFile& f : *files) {
+      char* real = realpath(f.path.c_str(), nullptr);
+      bool first = imported_.insert(real ? real : f.path).second;
+      free(real);
+      if (!first) continue;  // imported already (or the script itself): once is enough, as in bpftrace
+      notes_.push_back("import \"" + stmt->name + "\": read " + f.path);
+      include(file, at, FoundHeader{f.path, std::move(f.text), -1, false}, true, f.kind == ImportKind::Script, true);
+    }
+    return stmt->end;
   }
 
   // `hash` is the '#'; returns the offset of the newline that ends the directive.
@@ -430,9 +499,12 @@ class Preprocessor {
     if (text) include(file, at, FoundHeader{"<built-in " + header + " macros>", text, -1, true}, false);
   }
 
-  void include(uint32_t from, uint32_t at, const FoundHeader& found, bool keep_text) {
+  void include(uint32_t from, uint32_t at, const FoundHeader& found, bool keep_text, bool imported_script = false,
+               bool by_import = false) {
     uint32_t f = add_file(found.path, found.text);
+    if (imported_script) imported_scripts_.insert(f);
     stack_.push_back({from, at});
+    by_import_.push_back(by_import);
     int saved_dir = current_dir_;
     current_dir_ = found.dir;
     // A file's last line may lack its newline; its text must not run into the includer's.
@@ -440,6 +512,7 @@ class Preprocessor {
     if (keep_text && !out_.empty() && out_.back() != '\n') out_ += '\n';
     current_dir_ = saved_dir;
     stack_.pop_back();
+    by_import_.pop_back();
   }
 
   const PreprocessOptions& options_;
@@ -449,6 +522,13 @@ class Preprocessor {
   MacroTable macros_;
   std::vector<Conditional> conds_;
   std::vector<std::pair<uint32_t, uint32_t>> stack_;  // (file, offset) of each #include being read
+  std::vector<bool> by_import_;                        // per stack_ entry: an import, not an #include
+  std::set<std::string> imported_;                     // real paths of the files imported (and the script)
+  std::set<uint32_t> imported_scripts_;                // files read as imported .bt scripts
+  struct TopLevel {
+    std::string head;                   // first word of the item being read outside every block
+    bool root_statement_seen = false;   // a probe, macro or map declaration came already
+  } top_;                               // of the file being read
   std::set<std::string> once_;
   std::set<std::string> skipped_;  // missing headers of system headers, noted once each
   int current_dir_ = -2;

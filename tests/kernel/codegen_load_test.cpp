@@ -12,10 +12,11 @@ using namespace rawprobe::codegen;
 
 namespace {
 
-void check_loads(const std::string& name, const std::string& text, CompileOptions options = {}) {
+void check_loads(const std::string& name, const std::string& text, CompileOptions options = {},
+                 const std::string& path = "test.bt") {
   CAPTURE(name);
   ktest::Compiled c;
-  std::string err = ktest::compile_text(text, c, options);
+  std::string err = ktest::compile_text(text, c, options, path);
   REQUIRE_MESSAGE(err.empty(), err);
   REQUIRE(!c.script.programs.empty());
   ktest::Loaded l;
@@ -42,7 +43,7 @@ TEST_CASE("codegen: every seed script loads") {
   closedir(dir);
   std::sort(scripts.begin(), scripts.end());
   REQUIRE(scripts.size() >= 5);
-  for (const std::string& s : scripts) check_loads(s, test::read_text("samples/" + s));
+  for (const std::string& s : scripts) check_loads(s, test::read_text("samples/" + s), {}, "samples/" + s);
 }
 
 TEST_CASE("codegen: scripts covering every construct load") {

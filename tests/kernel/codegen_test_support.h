@@ -43,11 +43,12 @@ struct Compiled {
 };
 
 // Preprocess + front end + expand + compile, as a run does; the error text on failure (empty
-// on success).
-inline std::string compile_text(const std::string& text, Compiled& out, CompileOptions options = {}) {
+// on success). `path` is where the script is, for the files it imports.
+inline std::string compile_text(const std::string& text, Compiled& out, CompileOptions options = {},
+                                const std::string& path = "test.bt") {
   lang::PreprocessOptions pp;
   pp.have_btf = lang::kernel_has_btf();
-  lang::PreprocessResult preprocessed = lang::preprocess("test.bt", with_samples(text), pp);
+  lang::PreprocessResult preprocessed = lang::preprocess(path, with_samples(text), pp);
   if (!preprocessed.ok) return "preprocess: " + driver::render(preprocessed.diagnostics);
   out.source = std::make_unique<lang::SourceFile>(std::move(preprocessed.source));
   lang::SemanticOptions sem;
