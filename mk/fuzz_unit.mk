@@ -18,3 +18,18 @@ $(FUZZ_DIR)/unit-tests: $(FUZZ_UNIT_OBJS) $(FUZZ_ALL_LIBS)
 	$(FUZZ_CXX) -fsanitize=$(FUZZ_SAN) -o $@ $(FUZZ_UNIT_OBJS) -Wl,--start-group $(FUZZ_ALL_LIBS) -Wl,--end-group $(LDLIBS)
 fuzz-unit-tests: $(FUZZ_DIR)/unit-tests
 .PHONY: fuzz-unit-tests
+
+# `make asan-kernel-builds`: what CI's asan-kernel suites run (mk/ci_suites.mk), in
+# $(FUZZ_DIR)/kernel/: rawprobe linked from the fuzz build's archives (clang, ASan+UBSan:
+# only main.cpp is compiled for it), beside a copy of the plain kernel-tests, which runs the
+# rawprobe beside it (tests/kernel/cli_run.h; a copy, since /proc/self/exe names a symlink's
+# target). The cases' in-process checks stay unsanitized; what they test, every rawprobe
+# process they spawn, is sanitized. The plain build's samples are what is traced.
+$(FUZZ_DIR)/kernel/rawprobe: $(FUZZ_DIR)/obj/engine/main.o $(FUZZ_ALL_LIBS)
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) -fsanitize=$(FUZZ_SAN) -o $@ $< -Wl,--start-group $(FUZZ_ALL_LIBS) -Wl,--end-group $(LDLIBS)
+asan-kernel-builds: $(FUZZ_DIR)/kernel/rawprobe $(BUILD)/kernel-tests samples
+	cp $(BUILD)/kernel-tests $(FUZZ_DIR)/kernel/kernel-tests
+	ln -sfn $(CURDIR)/$(BUILD)/samples $(FUZZ_DIR)/kernel/samples
+
+.PHONY: asan-kernel-builds
