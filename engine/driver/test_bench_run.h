@@ -3,7 +3,8 @@
 // after. A test runs once; it fails when it ends the run with a non-zero status (exit(1),
 // a false assert()). Its output is kept aside and shown only when it failed. A bench block
 // runs in batches that double until they have taken kBenchTime, its output dropped; the
-// average is the wall time of one call of the trigger, the uprobe's entry included.
+// average is the program's own run time as the kernel counts it (BPF_ENABLE_STATS), or on
+// a kernel without that (before 5.8) the wall time of one trigger, its uprobe trap included.
 #pragma once
 #include <chrono>
 #include <vector>

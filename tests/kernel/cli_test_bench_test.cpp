@@ -117,13 +117,15 @@ TEST_CASE("--bench times each bench: block over many runs; its count agrees with
     CHECK(row.substr(0, 41) == std::string(names[i]) + std::string(41 - std::string(names[i]).size(), ' '));
     uint64_t ns = std::strtoull(row.substr(41, 15).c_str(), nullptr, 10);
     iterations[i] = std::strtoull(row.substr(56).c_str(), nullptr, 10);
-    // A uprobe round trip: more than nothing, far less than a millisecond.
+    // The program's own run time (BPF_ENABLE_STATS, 5.8; this kernel is 6.18): more than
+    // nothing, far less than the uprobe trap around it.
     CHECK(ns > 0);
-    CHECK(ns < 1000000);
-    // Batches of 1, 2, 4, ... until 200 ms are spent: 2^k - 1 runs, at least 200 ms worth.
+    CHECK(ns < 100000);
+    // Batches of 1, 2, 4, ... until 200 ms of triggers are spent: 2^k - 1 runs, whose
+    // program time is a part of those 200 ms, not all of them.
     CHECK(iterations[i] >= 1);
     CHECK(((iterations[i] + 1) & iterations[i]) == 0);
-    CHECK(ns * iterations[i] >= 150000000ull);
+    CHECK(ns * iterations[i] < 200000000ull);
   }
   // The map the counting block kept: one count per run the table reports.
   CHECK(lines[4] == "");
