@@ -186,6 +186,12 @@ struct Parser {
       opt.forced_includes.push_back(value);
       return {};
     }
+    if (name == "probe-filter") {
+      if (Status s = need_value(); !s) return s;
+      opt.probe_filter = value;
+      opt.has_probe_filter = true;
+      return {};
+    }
     if (name == "event-buffer") {
       if (Status s = need_value(); !s) return s;
       if (value == "auto") opt.event_buffer = EventBuffer::Auto;
@@ -198,6 +204,13 @@ struct Parser {
     if (!s) return s;
     if (name == "unsafe") opt.unsafe = true;
     else if (name == "dry-run") opt.dry_run = true;
+    else if (name == "test" || name == "bench") {
+      BlockSet set = name == "test" ? BlockSet::Tests : BlockSet::Benches;
+      if (opt.blocks != BlockSet::Ordinary && opt.blocks != set)
+        return usage_error("--" + name + " conflicts with --" + (name == "test" ? "bench" : "test"),
+                           "run the tests and the benchmarks in two runs");
+      opt.blocks = set;
+    }
     else if (name == "trace-syscalls") opt.trace_syscalls = true;
     else if (name == "info") opt.mode = Mode::Info;
     else if (name == "no-warnings") opt.no_warnings = true;
@@ -362,6 +375,12 @@ std::string usage_text() {
          "  --explain PROBE      show how PROBE would be attached, without attaching it\n"
          "  --dry-run            compile and load every program (the verifier checks them),\n"
          "                       resolve every probe, then stop without attaching\n"
+         "  --test               run only the script's test:NAME blocks, one at a time, and\n"
+         "                       report each as passed or failed (status 1 if any failed)\n"
+         "  --bench              run only the script's bench:NAME blocks, each many times, and\n"
+         "                       print the average time of one run\n"
+         "  --probe-filter REGEX attach only the probes whose full name REGEX matches (BEGIN,\n"
+         "                       END and self always run); an error when it matches none\n"
          "  --unsafe             allow uprobe offsets whose instruction boundary cannot be checked\n"
          "  --attach-mode=MODE   auto, pmu (perf_event_open of the uprobe/kprobe PMU) or\n"
          "                       legacy (tracefs uprobe_events/kprobe_events)\n"

@@ -27,6 +27,11 @@ enum class Mode { Run, List, Explain, Info, Version, Help };
 // buffer when the kernel has one (5.8) and the perf buffer otherwise; the others force one.
 enum class EventBuffer { Auto, Ringbuf, Perf };
 
+// Which blocks a run runs (bpftrace 0.26.1's --test and --bench): the ordinary ones, with
+// test: and bench: blocks left out; or only the test: blocks, or only the bench: blocks,
+// each on its own, with a report (engine/driver/test_bench_run.h).
+enum class BlockSet { Ordinary, Tests, Benches };
+
 struct Options {
   Mode mode = Mode::Run;
   std::string program;        // the script's text (-e PROGRAM, or FILE's contents once read)
@@ -46,6 +51,12 @@ struct Options {
   std::string explain;        // --explain PROBE
   bool unsafe = false;
   bool dry_run = false;
+  BlockSet blocks = BlockSet::Ordinary;  // --test, --bench
+  // --probe-filter REGEX: only the probes whose full name ("tracepoint:syscalls:sys_enter_read",
+  // "test:parse") the ECMAScript regex finds a match in are attached; BEGIN, END and self are
+  // kept whatever it says (engine/driver/probe_filter.h).
+  std::string probe_filter;
+  bool has_probe_filter = false;
   probes::AttachMode attach_mode = probes::AttachMode::Auto;
   // --kretprobe-maxactive=N: how many calls of a kretprobe'd function may be in flight at once
   // (0: the kernel's default). Only kprobe_events can carry it, so it sends kretprobes down

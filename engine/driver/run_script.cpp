@@ -15,9 +15,11 @@
 #include "engine/codegen/codegen.h"
 #include "engine/driver/dumps.h"
 #include "engine/driver/prepare.h"
+#include "engine/driver/point_selection.h"
 #include "engine/driver/privileges.h"
 #include "engine/driver/release.h"
 #include "engine/driver/report.h"
+#include "engine/driver/test_bench_run.h"
 #include "engine/lang/ast_dump.h"
 #include "engine/driver/lazy_kernel_types.h"
 #include "engine/lang/frontend.h"
@@ -262,6 +264,9 @@ int run_script(Options& options) {
   ExpandedBlocks expanded = expand_blocks(src, checked.ast, ctx, settings.missing_probes);
   report(expanded.diagnostics);
   if (!expanded.ok) return 1;
+  if (Status s = select_points(expanded.points, {options.blocks, options.has_probe_filter ? &options.probe_filter : nullptr});
+      !s)
+    return fail(s.error());
   const std::vector<std::vector<probes::AttachPoint>>& points = expanded.points;
   if (count_points(points) > settings.max_probes)
     return fail(make_error("the script resolves to " + std::to_string(count_points(points)) + " probes, more than " +
@@ -349,6 +354,24 @@ int run_script(Options& options) {
   if (!signals) return fail(signals.error());
   if (Status s = write_start_time(script, *maps); !s) return fail(s.error());
 
+  if (options.blocks != BlockSet::Ordinary) {
+    if (tracee)
+      if (Status s = tracee->release(); !s) return fail(s.error());
+    BlockRun run{&*loaded, &points, {options.attach_mode, ctx.pid}, {events.get(), &*dispatcher, &out}, out_fd->get()};
+    bool all_passed = true;
+    if (options.blocks == BlockSet::Tests) {
+      Result<bool> passed = run_test_blocks(run);
+      if (!passed) return fail(passed.error());
+      all_passed = *passed;
+    } else if (Status s = run_bench_blocks(run); !s) {
+      return fail(s.error());
+    }
+    out.exit_separator();
+    if (settings.print_maps_on_exit)
+      if (Status s = dispatcher->print_all_maps(); !s) return fail(s.error());
+    if (Status s = out.flush(); !s) return fail(s.error());
+    return all_passed ? 0 : 1;
+  }
   if (!options.quiet) out.attached_probes(count_points(points));
   if (Status s = out.flush(); !s) return fail(s.error());
   // Semaphores written in the command's memory need its binary mapped: run it to the exec

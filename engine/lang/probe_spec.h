@@ -27,7 +27,7 @@ namespace rawprobe::lang {
 
 enum class ProbeKind : uint8_t {
   Begin, End, Uprobe, Uretprobe, Usdt, Tracepoint, Interval, Profile, Software, Hardware,
-  Kprobe, Kretprobe, RawTracepoint, Fentry, Fexit, Iter, Watchpoint, Self,
+  Kprobe, Kretprobe, RawTracepoint, Fentry, Fexit, Iter, Watchpoint, Self, Test, Bench,
 };
 
 // The canonical provider name: "uprobe", "BEGIN", ... (from the kind's row in

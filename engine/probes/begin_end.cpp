@@ -1,4 +1,4 @@
-// BEGIN/END/self: a uprobe on rawprobe_trigger_begin/end/sigusr1 in this very executable, for
+// BEGIN/END/self/test/bench: a uprobe on rawprobe_trigger_begin/end/sigusr1 in this very executable, for
 // this pid only. The file offset is computed from the function's runtime address and the mapping that
 // holds it (/proc/self/maps), so it works in a stripped or static binary too.
 #include "engine/probes/begin_end.h"
@@ -23,6 +23,12 @@ extern "C" __attribute__((noinline, used)) void rawprobe_trigger_end() {
   asm volatile("" ::: "memory");
 }
 extern "C" __attribute__((noinline, used)) void rawprobe_trigger_sigusr1() {
+  asm volatile("" ::: "memory");
+}
+extern "C" __attribute__((noinline, used)) void rawprobe_trigger_test() {
+  asm volatile("" ::: "memory");
+}
+extern "C" __attribute__((noinline, used)) void rawprobe_trigger_bench() {
   asm volatile("" ::: "memory");
 }
 
@@ -63,6 +69,16 @@ class BeginEndProvider final : public Provider {
   // self:TRIGGER:EVENT has one trigger and one event so far, as in bpftrace 0.26.1, whose
   // words the refusals use.
   Status parse(const std::vector<std::string>& p, lang::ProbeSpec& out) const override {
+    if (out.kind == ProbeKind::Test || out.kind == ProbeKind::Bench) {
+      // test:NAME / bench:NAME: the name is what the report prints.
+      const char* kind = lang::probe_kind_name(out.kind);
+      if (p.size() != 2 || p[1].empty())
+        return make_error(std::string(kind) + " probe type requires 1 argument, found " +
+                              std::to_string(p.size() - 1),
+                          "", std::string("name it: ") + kind + ":NAME");
+      out.name = p[1];
+      return {};
+    }
     if (out.kind != ProbeKind::Self) {
       if (p.size() == 1) return {};
       return make_error(std::string(lang::probe_kind_name(out.kind)) + " takes no arguments");
@@ -80,12 +96,16 @@ class BeginEndProvider final : public Provider {
                                           const ExpandContext&) const override {
     void (*trigger)() = spec.kind == ProbeKind::Begin ? rawprobe_trigger_begin
                         : spec.kind == ProbeKind::End ? rawprobe_trigger_end
-                                                      : rawprobe_trigger_sigusr1;
+                        : spec.kind == ProbeKind::Test ? rawprobe_trigger_test
+                        : spec.kind == ProbeKind::Bench ? rawprobe_trigger_bench
+                                                        : rawprobe_trigger_sigusr1;
     Result<Location> loc = locate(trigger);
     if (!loc) return loc.error();
     AttachPoint p;
     p.kind = spec.kind;
-    p.name = spec.kind == ProbeKind::Self ? "self:signal:SIGUSR1" : lang::probe_kind_name(spec.kind);
+    p.name = spec.kind == ProbeKind::Self                                     ? "self:signal:SIGUSR1"
+             : spec.kind == ProbeKind::Test || spec.kind == ProbeKind::Bench ? spec.canonical()
+                                                                              : lang::probe_kind_name(spec.kind);
     p.arch = &arch::host();
     p.path = loc->path;
     p.file_offset = loc->file_offset;
@@ -111,9 +131,11 @@ class BeginEndProvider final : public Provider {
       std::fprintf(out, "a uprobe on rawprobe's own trigger function: %s file offset %s, pid %d "
                         "only; the runtime calls it %s\n",
                    p.path.c_str(), elf::hex(p.file_offset).c_str(), p.pid,
-                   p.kind == ProbeKind::Begin ? "once every probe is attached"
-                   : p.kind == ProbeKind::End ? "when the run ends"
-                                              : "each time rawprobe receives SIGUSR1");
+                   p.kind == ProbeKind::Begin   ? "once every probe is attached"
+                   : p.kind == ProbeKind::End   ? "when the run ends"
+                   : p.kind == ProbeKind::Test  ? "once, under --test (the block is left out otherwise)"
+                   : p.kind == ProbeKind::Bench ? "repeatedly, under --bench (the block is left out otherwise)"
+                                                : "each time rawprobe receives SIGUSR1");
       return {};
     });
   }

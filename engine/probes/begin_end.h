@@ -12,9 +12,15 @@ namespace rawprobe::probes {
 extern "C" void rawprobe_trigger_begin();
 extern "C" void rawprobe_trigger_end();
 extern "C" void rawprobe_trigger_sigusr1();
+// test:NAME and bench:NAME blocks: --test and --bench attach one block at a time and call its
+// kind's trigger (engine/driver/test_bench_run.h).
+extern "C" void rawprobe_trigger_test();
+extern "C" void rawprobe_trigger_bench();
 
 inline void trigger_begin() { rawprobe_trigger_begin(); }
 inline void trigger_end() { rawprobe_trigger_end(); }
 inline void trigger_sigusr1() { rawprobe_trigger_sigusr1(); }
+inline void trigger_test() { rawprobe_trigger_test(); }
+inline void trigger_bench() { rawprobe_trigger_bench(); }
 
 }  // namespace rawprobe::probes

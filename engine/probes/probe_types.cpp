@@ -42,6 +42,10 @@ const ProbeType kTypes[] = {
     {ProbeKind::End, "END", "end", ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
     // bpftrace 0.22 on: a block rawprobe runs when it receives SIGUSR1 (the only trigger).
     {ProbeKind::Self, "self", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
+    // bpftrace 0.24 on: test:NAME and bench:NAME blocks run only under --test / --bench, one
+    // at a time, each when rawprobe calls its trigger; left out of a whole-line listing.
+    {ProbeKind::Test, "test", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, false, kSpecial},
+    {ProbeKind::Bench, "bench", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, false, kSpecial},
     {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, true, true, kUserEntry},
     // Listed under uprobe, as bpftrace lists them: the same functions.
     {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, false,

@@ -32,6 +32,8 @@ class EventDispatcher {
   int exit_code() const { return exit_code_; }
   // END runs after exit(): its events must be handled again.
   void resume() { ignoring_ = false; }
+  // --test runs each test block on its own: an exit() in one ends that test, not the next.
+  void clear_exit() { exit_ = ignoring_ = false; exit_code_ = 0; }
   // Events lost since the last call. Two counts of the same losses: the programs' own count of
   // refused outputs (`.lost`) and the perf buffer's PERF_RECORD_LOST total, to which
   // `reader_lost` adds. The larger one is reported: the records come late (with the next

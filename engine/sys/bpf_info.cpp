@@ -52,6 +52,8 @@ Result<ProgInfo> prog_info(int prog_fd) {
   std::memcpy(out.tag.data(), info.tag, out.tag.size());
   out.jited_size = info.jited_prog_len;
   out.verified_insns = info.verified_insns;
+  out.run_time_ns = info.run_time_ns;
+  out.run_cnt = info.run_cnt;
   // The kernel reports the full sizes again; keep what it actually copied.
   out.xlated.resize(std::min<size_t>(out.xlated.size(), info.xlated_prog_len / sizeof(bpf::Insn)));
   out.map_ids.resize(std::min<size_t>(out.map_ids.size(), info.nr_map_ids));

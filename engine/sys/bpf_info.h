@@ -21,6 +21,9 @@ struct ProgInfo {
   uint32_t jited_size = 0;       // bytes of native code; 0 when not JITed
   uint32_t verified_insns = 0;   // 5.16+; 0 before
   std::vector<uint32_t> map_ids;
+  // Counted only while run-time stats are on (bpf_stats.h); 5.1+.
+  uint64_t run_time_ns = 0;
+  uint64_t run_cnt = 0;
 };
 
 struct MapInfo {

@@ -196,3 +196,29 @@ TEST_CASE("--help lists -k and -kk") {
   CHECK(help.find("\n  -k ") != std::string::npos);
   CHECK(help.find("\n  -kk ") != std::string::npos);
 }
+
+TEST_CASE("--test, --bench and --probe-filter land in their fields; --test and --bench exclude each other") {
+  Result<Options> t = parse({"--test", "tests.bt"});
+  REQUIRE(t);
+  CHECK(t->blocks == BlockSet::Tests);
+  CHECK(t->program_file == "tests.bt");
+  Result<Options> b = parse({"--bench", "-e", "bench:x {}"});
+  REQUIRE(b);
+  CHECK(b->blocks == BlockSet::Benches);
+  CHECK(parse({"-e", "BEGIN {}"})->blocks == BlockSet::Ordinary);
+  CHECK(parse({"--test", "--test", "-e", "test:x {}"})->blocks == BlockSet::Tests);
+  CHECK(error_of({"--test", "--bench", "-e", "x"}).find("--bench conflicts with --test") == 0);
+  CHECK(error_of({"--bench", "--test", "-e", "x"}).find("--test conflicts with --bench") == 0);
+  CHECK(error_of({"--test=1", "-e", "x"}).find("--test takes no value") == 0);
+
+  Result<Options> f = parse({"--probe-filter", "sys_enter_(read|write)", "-e", "BEGIN {}"});
+  REQUIRE(f);
+  CHECK(f->has_probe_filter);
+  CHECK(f->probe_filter == "sys_enter_(read|write)");
+  Result<Options> eq = parse({"--probe-filter=", "-e", "BEGIN {}"});
+  REQUIRE(eq);
+  CHECK(eq->has_probe_filter);
+  CHECK(eq->probe_filter.empty());
+  CHECK_FALSE(parse({"-e", "BEGIN {}"})->has_probe_filter);
+  CHECK(error_of({"-e", "BEGIN {}", "--probe-filter"}).find("--probe-filter needs a value") == 0);
+}
