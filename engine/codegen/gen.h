@@ -288,6 +288,7 @@ class ProgramGen {
   void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
   // gen_path.cpp: path(), and the BTF-typed pointer chain it reads with direct loads
   void path_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void comm_of_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_comm.cpp: comm(pid)
   IntVal btf_pointer(const lang::Expr& e, bpf::Label on_null);
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);

@@ -119,11 +119,7 @@ void Checker::statement(Stmt& s) {
       assign(s);
       note_lhist(s);
       break;
-    case StmtKind::If:
-      condition(*s.expr, "if condition");
-      block(s.body);
-      block(s.else_body);
-      break;
+    case StmtKind::If: if_branches(s); break;
     case StmtKind::While:
       condition(*s.expr, "while condition");
       ++loop_depth_;
