@@ -66,6 +66,8 @@ class Checker {
   void incdec(Expr& e);
   void cast(Expr& e);
   void cast_to_bool(Expr& e);  // semantic_bool.cpp: (bool)x
+  void cast_to_array(Expr& e);    // semantic_array_casts.cpp: (int8[8])x, (bool[])x
+  void cast_from_array(Expr& e);  // and (uint64)$array
   void variable(Expr& e);
   void tuple(Expr& e);
 

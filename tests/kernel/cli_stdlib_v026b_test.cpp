@@ -5,7 +5,9 @@
 // the C library's strsignal(3), whose texts bpftrace's signal_name() table copies.
 #include <doctest/doctest.h>
 
+#include <arpa/inet.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
@@ -136,6 +138,35 @@ TEST_CASE("comm(pid) is refused in probes whose programs may not call the kfunc"
   CHECK(r.err.find("error: comm(pid) works in tracepoint, profile, interval, software, fentry, fexit and iter probes") !=
         std::string::npos);
   CHECK(r.err.find("not in uprobe probes") != std::string::npos);
+}
+
+TEST_CASE("array casts give an integer's bytes as an array and back, as bpftrace 0.26.1's docs/language.md") {
+  // The expected bytes are the value's own, as this machine lays it out; pton's bytes are
+  // inet_pton's. A uint32 of 0 and 1 bytes makes bools.
+  const uint64_t value = 0x1122334455667788ull ^ static_cast<uint64_t>(getpid());
+  const uint32_t flags = 0x01000101;
+  uint8_t bytes[8], flag_bytes[4], loopback[4];
+  std::memcpy(bytes, &value, 8);
+  std::memcpy(flag_bytes, &flags, 4);
+  REQUIRE(inet_pton(AF_INET, "127.0.0.1", loopback) == 1);
+  uint32_t loopback_int;
+  std::memcpy(&loopback_int, loopback, 4);
+  std::string script = "BEGIN { $a = (uint8[8])" + std::to_string(value) +
+                       "; print($a); printf(\"%u %u\\n\", $a[0], $a[7]); printf(\"%lu\\n\", (uint64)$a);"
+                       " print((bool[])(uint32)" + std::to_string(flags) +
+                       "); printf(\"%u\\n\", (uint32)pton(\"127.0.0.1\")); exit(); }";
+  RunResult r = run_rawprobe({"-e", script});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  auto list = [](const uint8_t* p, size_t n) {
+    std::string text = "[";
+    for (size_t i = 0; i < n; ++i) text += (i ? "," : "") + std::to_string(p[i]);
+    return text + "]";
+  };
+  std::string expected = "Attaching 1 probe...\n" + list(bytes, 8) + "\n" + std::to_string(bytes[0]) + " " +
+                         std::to_string(bytes[7]) + "\n" + std::to_string(value) + "\n" + list(flag_bytes, 4) + "\n" +
+                         std::to_string(loopback_int) + "\n";
+  CHECK(r.out.substr(0, expected.size()) == expected);
 }
 
 TEST_SUITE_BEGIN("host-only");

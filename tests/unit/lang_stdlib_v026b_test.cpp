@@ -80,3 +80,19 @@ TEST_CASE("comm(pid) is refused where the kernel lets no program call bpf_task_f
   // comm() is the comm builtin, anywhere.
   CHECK(accepted("BEGIN { printf(\"%s\\n\", comm()); exit(); }"));
 }
+
+TEST_CASE("array casts need the same size on both sides and an integer to take bytes from") {
+  std::string text = refusal("BEGIN { $a = (int8[4])(uint64)1; }");
+  CHECK_MESSAGE(text.find("t.bt:1:14: error: Cannot cast from 'unsigned int64' to 'int8[4]': the array has 4 bytes, "
+                          "the integer 8; both sides of an array cast must have the same size") != std::string::npos,
+                text);
+  text = refusal("BEGIN { $a = (bool[])\"abc\"; }");
+  CHECK_MESSAGE(text.find("t.bt:1:14: error: Cannot cast from 'string[4]' to 'bool[]': only an integer's bytes make an "
+                          "array") != std::string::npos,
+                text);
+  text = refusal("BEGIN { $a = (uint16)pton(\"1.2.3.4\"); }");
+  CHECK_MESSAGE(text.find("t.bt:1:14: error: Cannot cast from 'unsigned int8[4]' to 'unsigned int16': an array (4 "
+                          "bytes) casts only to an integer of its size") != std::string::npos,
+                text);
+  CHECK(accepted("BEGIN { $a = (int16[4])(uint64)1; $b = (bool[8])(uint64)1; $c = (uint32)$a[0]; exit(); }"));
+}
