@@ -179,6 +179,7 @@ class Checker {
   void call_fail(Expr& e);  // semantic_fail.cpp
   void call_comm(Expr& e);  // semantic_comm.cpp: comm(pid)
   void call_constant(Expr& e);  // semantic_constants.cpp: default_str_length, kfunc_exist
+  std::optional<bool> kfunc_allowed_here(const Expr& e, uint32_t btf_id);  // and kfunc_allowed
   void call_assert_str(Expr& e);
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)

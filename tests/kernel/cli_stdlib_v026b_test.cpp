@@ -7,8 +7,10 @@
 
 #include <arpa/inet.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <regex>
@@ -111,6 +113,16 @@ TEST_CASE("fail() stops the script with its formatted message where it is reache
   }
 }
 
+// The kernel's version decides what comm(pid) can do in a tracepoint: bpf_task_from_pid came
+// in 6.2 (kernel commit 3f0e6f2b41d3), tracepoint programs may call it from 6.12 (bc638d8cb5be).
+int kernel_version_code() {
+  struct utsname u;
+  REQUIRE(uname(&u) == 0);
+  int major = 0, minor = 0;
+  REQUIRE(std::sscanf(u.release, "%d.%d", &major, &minor) == 2);
+  return major * 100 + minor;
+}
+
 TEST_CASE("comm(pid) reads the comm of the task with that pid, through bpf_task_from_pid") {
   // The names are the programs' own: the traced sample's file name and rawprobe's, each cut
   // to TASK_COMM_LEN - 1 bytes as the kernel keeps it; pid_max is a pid no task can have.
@@ -118,17 +130,42 @@ TEST_CASE("comm(pid) reads the comm of the task with that pid, through bpf_task_
   long pid_max = 0;
   pid_max_file >> pid_max;
   REQUIRE(pid_max > 0);
-  std::string script = "tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { printf(\"names %s|%s|%s|%s|\\n\","
+  std::string script = "tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { printf(\"names %s|%s|%s|%s| %s\\n\","
                        " comm(pid), comm(tid), comm(ppid), comm(" +
-                       std::to_string(pid_max) + ")); }";
+                       std::to_string(pid_max) + "), kfunc_allowed(\"bpf_task_from_pid\")); }";
   RunResult r = run_rawprobe({"-c", sample("thread_signals"), "-e", script});
   INFO(r.out);
   INFO(r.err);
+  int version = kernel_version_code();
+  if (version < 602) {
+    CHECK(r.status == 1);
+    CHECK(r.err.find("comm(pid) needs the kernel's bpf_task_from_pid and bpf_task_release kfuncs (Linux 6.2)") !=
+          std::string::npos);
+    return;
+  }
+  if (version < 612) {  // the verifier refuses the call in a tracepoint program
+    CHECK(r.status != 0);
+    CHECK(r.err.find("calling kernel function bpf_task_from_pid is not allowed") != std::string::npos);
+    return;
+  }
   REQUIRE(r.status == 0);
   auto comm_of = [](const std::string& path) { return path.substr(path.rfind('/') + 1).substr(0, 15); };
   std::string sample_comm = comm_of(sample("thread_signals"));
-  std::string expected = "names " + sample_comm + "|" + sample_comm + "|" + comm_of(rawprobe_path()) + "||\n";
+  std::string expected = "names " + sample_comm + "|" + sample_comm + "|" + comm_of(rawprobe_path()) + "|| true\n";
   CHECK(r.out.find(expected) != std::string::npos);
+}
+
+TEST_CASE("kfunc_allowed answers for the block's program type, as the verifier does") {
+  // BEGIN is a uprobe: kprobe programs may not call bpf_task_from_pid on any kernel; an
+  // interval probe's perf_event program may from 6.12 (where the kfunc exists at all).
+  RunResult r = run_rawprobe({"-e", "BEGIN { printf(\"begin %s\\n\", kfunc_allowed(\"bpf_task_from_pid\")); }"
+                                    " interval:ms:10 { printf(\"interval %s\\n\", kfunc_allowed(\"bpf_task_from_pid\"));"
+                                    " exit(); }"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("begin false\n") != std::string::npos);
+  std::string interval = kernel_version_code() >= 612 ? "interval true\n" : "interval false\n";
+  CHECK(r.out.find(interval) != std::string::npos);
 }
 
 TEST_CASE("comm(pid) is refused in probes whose programs may not call the kfunc") {

@@ -96,3 +96,10 @@ TEST_CASE("array casts need the same size on both sides and an integer to take b
                 text);
   CHECK(accepted("BEGIN { $a = (int16[4])(uint64)1; $b = (bool[8])(uint64)1; $c = (uint32)$a[0]; exit(); }"));
 }
+
+TEST_CASE("kfunc_exist and kfunc_allowed take the kfunc's name as a string literal") {
+  std::string text = refusal("BEGIN { $n = \"bpf_task_from_pid\"; print(kfunc_allowed($n)); }");
+  CHECK_MESSAGE(text.find("t.bt:1:55: error: kfunc_allowed() takes the kfunc's name as a string literal") !=
+                    std::string::npos,
+                text);
+}
