@@ -693,6 +693,9 @@ class Parser {
     if (scalar && close.kind == Tok::LBracket) {
       Token count = lex_.next();
       if (count.kind == Tok::Integer) {
+        if (count.value == 0 || count.value > UINT32_MAX)
+          fail(count.span, "an array cast's count must be from 1 to " + std::to_string(UINT32_MAX) +
+                               ", or left out to take it from the value's size: (uint8[]) x");
         array_count = count.value + 1;
         close = lex_.next();
       } else {

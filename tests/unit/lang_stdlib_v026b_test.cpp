@@ -94,6 +94,10 @@ TEST_CASE("array casts need the same size on both sides and an integer to take b
   CHECK_MESSAGE(text.find("t.bt:1:14: error: Cannot cast from 'unsigned int8[4]' to 'unsigned int16': an array (4 "
                           "bytes) casts only to an integer of its size") != std::string::npos,
                 text);
+  text = refusal("BEGIN { $a = (int8[0])(uint64)1; }");
+  CHECK_MESSAGE(text.find("t.bt:1:20: error: an array cast's count must be from 1 to 4294967295, or left out") !=
+                    std::string::npos,
+                text);
   CHECK(accepted("BEGIN { $a = (int16[4])(uint64)1; $b = (bool[8])(uint64)1; $c = (uint32)$a[0]; exit(); }"));
 }
 
