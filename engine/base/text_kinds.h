@@ -8,7 +8,8 @@ namespace rawprobe {
 
 inline bool is_user_text(TypeKind k) {
   return k == TypeKind::Username || k == TypeKind::Strerror || k == TypeKind::Inet || k == TypeKind::MacAddr ||
-         k == TypeKind::CgroupPath || k == TypeKind::Timestamp || k == TypeKind::SyscallName;
+         k == TypeKind::CgroupPath || k == TypeKind::Timestamp || k == TypeKind::SyscallName ||
+         k == TypeKind::SignalName;
 }
 
 // buf()'s values, { u8 length; u8 data[size - 1] }: text too, but printed by printf's %r and

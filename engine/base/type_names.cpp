@@ -37,6 +37,7 @@ std::string type_name(const Type& t) {
     case TypeKind::MacAddr: return "mac_address";
     case TypeKind::CgroupPath: return "cgroup_path";
     case TypeKind::SyscallName: return "syscall_name";
+    case TypeKind::SignalName: return "signal_name";
     case TypeKind::BufferHex: return "buffer[" + std::to_string(t.size) + "]";
     case TypeKind::Pointer:
     case TypeKind::Record:

@@ -30,7 +30,7 @@ enum class TypeKind : uint8_t {
   Func,      // the same point id, printed as the point's function name (the `func` builtin)
   // Values the kernel side keeps as numbers or bytes and output prints as text, made in user
   // space (engine/runtime/value_text.h says each one's bytes and text).
-  Username, Strerror, Inet, MacAddr, CgroupPath, SyscallName,
+  Username, Strerror, Inet, MacAddr, CgroupPath, SyscallName, SignalName,
   BufferHex,  // a Buffer printed by printf's %rx: every byte as \xNN
   // C values read from the traced program's or the kernel's memory (engine/ctypes):
   Pointer,   // an address (size 8 in a register); ctype: the C pointer type

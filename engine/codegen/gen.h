@@ -198,6 +198,7 @@ class ProgramGen {
   void string_literal(const std::string& text, uint32_t slot, Place dst);
   // An aggregate value on the stack (a fresh slot), for comparing or copying.
   Place materialize(const lang::Expr& e);
+  IntVal array_bytes_int(const lang::Expr& array);  // (uint64)$a: an array's bytes as one integer
   // Compares two arrays of one size byte for byte (gen_array_compare.cpp).
   void array_compare_branch(const lang::Expr& a, const lang::Expr& b, bool equal_when, bpf::Label target);
   // Compares the strings up to a NUL in both, and at most `limit` bytes.
@@ -289,6 +290,7 @@ class ProgramGen {
   void buf_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_buf.cpp
   // gen_path.cpp: path(), and the BTF-typed pointer chain it reads with direct loads
   void path_into(const lang::Expr& e, uint32_t slot, Place dst);
+  void comm_of_into(const lang::Expr& e, uint32_t slot, Place dst);  // gen_comm.cpp: comm(pid)
   IntVal btf_pointer(const lang::Expr& e, bpf::Label on_null);
   // Whether the kernel has helper h (CompileOptions::has_helper); fails with `what` if not.
   bool helper_available(bpf::Helper h, lang::Span span, const std::string& what);

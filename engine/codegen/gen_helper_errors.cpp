@@ -13,7 +13,8 @@
 //
 // Which calls, as bpftrace 0.17 chooses them (its generated code, read with --emit-llvm):
 //   -k    map_update_elem, map_delete_elem, get_stackid, get_current_comm, send_signal,
-//         override_return and trace_printk: r0 < 0 (a negative errno)
+//         override_return and trace_printk: r0 < 0 (a negative errno); send_signal_thread
+//         too, which 0.17 lacks, like its sibling send_signal
 //   -kk   also the probe reads (probe_read, probe_read_kernel, probe_read_user and their
 //         _str forms): r0 < 0; and map_lookup_elem of a script map: r0 == 0, a missing key
 // Not checked: helpers whose result is a value (pid, nsecs, ...), the event outputs (a refused
@@ -41,6 +42,7 @@ HelperCheck helper_check(Helper h, uint32_t level) {
     case Helper::get_stackid:
     case Helper::get_current_comm:
     case Helper::send_signal:
+    case Helper::send_signal_thread:
     case Helper::override_return:
     case Helper::trace_printk: return level >= 1 ? HelperCheck::Negative : HelperCheck::None;
     case Helper::probe_read:

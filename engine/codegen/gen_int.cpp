@@ -261,6 +261,7 @@ IntVal ProgramGen::unary(const Expr& e) {
 }
 
 IntVal ProgramGen::cast(const Expr& e) {
+  if (e.operands[0]->type.kind == TypeKind::Array) return array_bytes_int(*e.operands[0]);  // gen_place.cpp
   IntVal v = gen_int(*e.operands[0]);
   if (e.type.is_pointer()) return v;  // (struct foo *)x: the same 64 bits
   uint32_t bytes = e.cast_type.size;

@@ -131,9 +131,26 @@ void ProgramGen::write(const Expr& e, const Type& slot, Place dst) {
     case ExprKind::Map: map_read_into(e, have, dst); break;
     case ExprKind::Variable: copy(dst, bpf::R10, variable_slot(e), have); break;
     case ExprKind::TupleElement: tuple_element_into(e, size, dst); return;
+    case ExprKind::Cast: {  // (int8[8])x: x's bytes, as they lie in memory
+      IntVal v = gen_int(*e.operands[0]);
+      store_int(v, size, dst);
+      release(v);
+      return;
+    }
     default: fail(e.span, "cannot store this " + std::string(e.type.is_string() ? "string" : "value") + " here"); return;
   }
   if (size > have && slot.kind == TypeKind::String) zero(dst.at(static_cast<int32_t>(have)), size - have);
+}
+
+// (uint64)$a of an array: its bytes, loaded as one integer of the array's size.
+IntVal ProgramGen::array_bytes_int(const Expr& array) {
+  Place p = materialize(array);
+  Temp t = regs_.take();
+  bpf::Reg r = target_reg(t, bpf::R1);
+  bpf::Reg base = place_base(p, bpf::R2);
+  b_.load(size_for(array.type.size), r, base, static_cast<int16_t>(p.off));
+  set(t, r);
+  return IntVal::in_temp(t);
 }
 
 Place ProgramGen::materialize(const Expr& e) {

@@ -680,11 +680,30 @@ class Parser {
   }
 
   // `(type) operand`, when the parentheses hold a type; null otherwise (nothing consumed).
+  // `(int8[8]) x` and `(bool[]) x` (bpftrace 0.22 on) cast an integer to an array of integers
+  // or bools: Expr::int_value is then the element count plus one (1: to be worked out from
+  // the operand's size); the element type is cast_type.
   ExprPtr try_cast() {
     uint32_t mark = lex_.mark();
     Token open = *cur_;
     std::optional<TypeName> type = type_name_here(true);
     Token close = type ? lex_.next() : Token{};
+    uint64_t array_count = 0;
+    bool scalar = type && type->tag == ctypes::CKind::Typedef && type->pointers == 0;
+    if (scalar && close.kind == Tok::LBracket) {
+      Token count = lex_.next();
+      if (count.kind == Tok::Integer) {
+        if (count.value == 0 || count.value > UINT32_MAX)
+          fail(count.span, "an array cast's count must be from 1 to " + std::to_string(UINT32_MAX) +
+                               ", or left out to take it from the value's size: (uint8[]) x");
+        array_count = count.value + 1;
+        close = lex_.next();
+      } else {
+        array_count = 1;
+        close = count;
+      }
+      close = close.kind == Tok::RBracket ? lex_.next() : Token{};
+    }
     if (!type || close.kind != Tok::RParen) {
       lex_.reset(mark);
       return nullptr;
@@ -694,8 +713,9 @@ class Parser {
     std::vector<ExprPtr> ops;
     ops.push_back(unary());
     ExprPtr e = node(ExprKind::Cast, open.span, std::move(ops));
-    if (type->tag == ctypes::CKind::Typedef && type->pointers == 0) e->cast_type = *cast_target(type->name);
+    if (scalar) e->cast_type = *cast_target(type->name);
     else e->type_name = *type;
+    e->int_value = array_count;
     return e;
   }
 

@@ -119,11 +119,7 @@ void Checker::statement(Stmt& s) {
       assign(s);
       note_lhist(s);
       break;
-    case StmtKind::If:
-      condition(*s.expr, "if condition");
-      block(s.body);
-      block(s.else_body);
-      break;
+    case StmtKind::If: if_branches(s); break;
     case StmtKind::While:
       condition(*s.expr, "while condition");
       ++loop_depth_;
@@ -464,6 +460,8 @@ void Checker::cast(Expr& e) {
   Expr& x = *e.operands[0];
   check(x, Use::Value);
   if (x.type.kind == TypeKind::None) return;
+  if (e.int_value) return cast_to_array(e);  // semantic_array_casts.cpp
+  if (x.type.kind == TypeKind::Array) return cast_from_array(e);
   if (e.cast_type.is_bool) return cast_to_bool(e);  // semantic_bool.cpp
   if (!x.type.is_scalar()) {
     error(e.span, "Cannot cast from '" + type_name(x.type) + "' to '" + type_name(e.cast_type) + "'");

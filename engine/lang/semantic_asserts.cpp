@@ -18,8 +18,9 @@ namespace {
 
 bool has_truth(const Type& t) { return t.is_scalar(); }
 
-// The value of an expression of literals, as the program would compute it (64-bit, signed
-// where both sides are), or nothing: static_assert(sizeof(x) == 8, ...) needs no code.
+}  // namespace
+
+// static_assert(sizeof(x) == 8, ...) needs no code.
 std::optional<int64_t> constant_of(const Expr& e) {
   if (e.kind == ExprKind::Integer || e.kind == ExprKind::Sizeof || e.kind == ExprKind::Offsetof)
     return static_cast<int64_t>(e.int_value);
@@ -62,8 +63,6 @@ std::optional<int64_t> constant_of(const Expr& e) {
     default: return std::nullopt;
   }
 }
-
-}  // namespace
 
 void Checker::call_assert(Expr& e) {
   if (e.operands.size() == 4) {  // the second pass: the printf and exit are already there

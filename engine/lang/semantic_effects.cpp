@@ -33,14 +33,15 @@ void Checker::call_system(Expr& e) {
 }
 
 // signal("SIGKILL"), signal("KILL"), signal(9), signal($n): bpf_send_signal() to the current
-// task, so never from BEGIN or END, which run in rawprobe itself. A literal's number is kept
-// in e.int_value; 0 there means the argument is computed.
+// task, so never from BEGIN or END, which run in rawprobe itself; signal_thread() the same
+// with bpf_send_signal_thread(), to the current thread. A literal's number is kept in
+// e.int_value; 0 there means the argument is computed.
 void Checker::call_signal(Expr& e) {
   unsafe_allowed(e);
   if (!arg_count(e)) return;
   for (const ProbeSpec& s : probe_->specs)
     if (probes::probe_type(s.kind).context.special)
-      error(e.span, std::string("signal can not be used with \"") + probe_kind_name(s.kind) + "\" probes");
+      error(e.span, e.name + " can not be used with \"" + probe_kind_name(s.kind) + "\" probes");
   Expr& a = *e.operands[0];
   check(a, Use::Value);
   if (a.type.kind == TypeKind::None) return;
@@ -53,7 +54,7 @@ void Checker::call_signal(Expr& e) {
       error(e.span, std::to_string(static_cast<int64_t>(a.int_value)) + " is not a valid signal, allowed range: [1,64]");
     e.int_value = a.int_value;
   } else if (!a.type.is_integer()) {
-    error(e.span, "signal() only supports integer or string literal arguments (" + argument_type_name(a.type) +
+    error(e.span, e.name + "() only supports integer or string literal arguments (" + argument_type_name(a.type) +
                       " provided)");
   }
 }

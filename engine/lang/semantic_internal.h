@@ -1,6 +1,7 @@
 // Private to the semantic pass (semantic*.cpp): the checker's state and its parts.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ enum class Use : uint8_t {
   Value,      // read: must produce a value
   MapValue,   // assigned straight to a map: aggregations (count(), sum(x)...) are fine
 };
+
+// The value of an expression of literals (sizeof, offsetof and arithmetic on them), as the
+// program would compute it, or nothing when it is known only at run time
+// (semantic_asserts.cpp).
+std::optional<int64_t> constant_of(const Expr& e);
 
 class Checker {
  public:
@@ -38,6 +44,8 @@ class Checker {
   void assign_variable(Stmt& s);
   void assign_map(Stmt& s);
   void condition(Expr& e, const char* what);
+  // semantic_fail.cpp: an if's branches, either left out when its condition is known
+  void if_branches(Stmt& s);
   // semantic_loops.cpp
   void for_statement(Stmt& s);
   Type range_type(Stmt& s);
@@ -58,6 +66,8 @@ class Checker {
   void incdec(Expr& e);
   void cast(Expr& e);
   void cast_to_bool(Expr& e);  // semantic_bool.cpp: (bool)x
+  void cast_to_array(Expr& e);    // semantic_array_casts.cpp: (int8[8])x, (bool[])x
+  void cast_from_array(Expr& e);  // and (uint64)$array
   void variable(Expr& e);
   void tuple(Expr& e);
 
@@ -166,6 +176,10 @@ class Checker {
   // semantic_asserts.cpp
   void call_assert(Expr& e);
   void call_static_assert(Expr& e);
+  void call_fail(Expr& e);  // semantic_fail.cpp
+  void call_comm(Expr& e);  // semantic_comm.cpp: comm(pid)
+  void call_constant(Expr& e);  // semantic_constants.cpp: default_str_length, kfunc_exist
+  std::optional<bool> kfunc_allowed_here(const Expr& e, uint32_t btf_id);  // and kfunc_allowed
   void call_assert_str(Expr& e);
 
   // semantic_buf.cpp: buf(), and printf's %r/%rx arguments (false: reported)
@@ -192,6 +206,7 @@ class Checker {
   std::vector<bool> value_failed_;
   std::vector<bool> lhist_known_;  // per map: its lhist parameters have been seen
   int loop_depth_ = 0;
+  int unvisited_depth_ = 0;  // inside a branch a known condition leaves out: fail() is quiet
   // Parameters read from DWARF, by "path\0function": read once for both passes.
   std::map<std::string, std::vector<dwarf::FunctionParam>> dwarf_params_;
   // Every function's parameters (spellings only) by file, for wildcard uprobes' args.

@@ -41,6 +41,13 @@ std::string syscall_name_text(uint64_t nr) {
   return name.empty() ? std::to_string(nr) : std::string(name);
 }
 
+// bpftrace 0.26.1's signal_name() keeps strsignal(3)'s texts for 0 to 64 (SIGRTMAX) in a
+// table and gives "N/A" outside it; glibc's own texts are the table's.
+std::string signal_name_text(uint64_t nr) {
+  constexpr uint64_t kLastSignal = 64;
+  return nr <= kLastSignal ? std::string(strsignal(static_cast<int>(nr))) : std::string("N/A");
+}
+
 std::string mac(const uint8_t* p) {
   char text[18];
   std::snprintf(text, sizeof text, "%02X:%02X:%02X:%02X:%02X:%02X", p[0], p[1], p[2], p[3], p[4], p[5]);
@@ -116,6 +123,7 @@ void write_value_text(const Type& type, const uint8_t* from, uint8_t* to) {
     case TypeKind::Timestamp: text = timestamp(from); break;
     case TypeKind::CgroupPath: text = cgroup_path_text(u64_at(from), type.c_name); break;
     case TypeKind::SyscallName: text = syscall_name_text(u64_at(from)); break;
+    case TypeKind::SignalName: text = signal_name_text(u64_at(from)); break;
     default: break;
   }
   std::memset(to, 0, room);

@@ -7,6 +7,7 @@
 //   MacAddr     u8[6]                                "00:1A:2B:3C:4D:5E"
 //   CgroupPath  u64 cgroup id                        "unified:/user.slice,..." (cgroup_paths.h)
 //   SyscallName u64 syscall number                   the host's name of it: "read" (0 on x86_64)
+//   SignalName  u64 signal number                    strsignal(3)'s text: "Interrupt" (2)
 //   Timestamp   { u64 format; u64 nsecs }            strftime(formats[format]) of the local
 //                                                    time nsecs (CLOCK_MONOTONIC) stands for
 //   Buffer      { u8 length; u8 data[size - 1] }     printable bytes as they are, others \xNN

@@ -53,7 +53,8 @@ TEST_CASE("README: every example command runs and prints what README.md shows") 
   REQUIRE(blocks.size() > 10);
   for (auto [name, as] : std::vector<std::pair<std::string, std::string>>{
            {"fun", "fun"}, {"hello", "hello"}, {"read_rand", "read_rand"}, {"open_read", "open_read"},
-           {"hello_usdt", "usdt_hello"}, {"struct_arg", "struct_arg"}})
+           {"hello_usdt", "usdt_hello"}, {"struct_arg", "struct_arg"},
+           {"thread_signals", "thread_signals"}})
     install_sample(name, as);
   int ran = 0;
   for (const readme::Block& b : blocks) {
