@@ -10,6 +10,9 @@
 #   make vmtest ARCH=aarch64   the same suite on Debian's arm64 kernels (qemu-system-aarch64 -M
 #                      virt), with everything the guest runs cross-built into build/aarch64/
 #                      and busybox-static:arm64; kernels cached in build/aarch64/vm/kernels
+#   make vmtest ARCH=arm       the same on Debian's armmp kernels (qemu-system-arm -M virt -cpu
+#                      cortex-a15), cross-built into build/arm/; suite vm-arm, never run by
+#                      `make test`
 #   VM_SERIES=6.1      boot only that kernel series (6.1, 6.12; default both)
 
 VM_DIR := $(BUILD)/vm

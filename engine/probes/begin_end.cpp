@@ -1,4 +1,4 @@
-// BEGIN/END/self/test/bench: a uprobe on rawprobe_trigger_begin/end/sigusr1 in this very executable, for
+// BEGIN/END/self/test/bench: a uprobe on rawprobe_trigger_begin/end/sigusr1/test/bench in this executable, for
 // this pid only. The file offset is computed from the function's runtime address and the mapping that
 // holds it (/proc/self/maps), so it works in a stripped or static binary too.
 #include "engine/probes/begin_end.h"
@@ -14,21 +14,31 @@
 #include "engine/probes/uprobe_attach.h"
 #include "engine/sys/host_root.h"
 
+// 32-bit arm: the kernel's uprobes decode ARM-state instructions only (arch/arm/probes/uprobes
+// refuses an address that is not 4-byte aligned: Thumb is not supported), while Debian's armhf
+// compiler emits Thumb-2, so the triggers are compiled as ARM code. Without this BEGIN failed
+// there with perf_event_open EINVAL at the Thumb function's odd address.
+#if defined(__arm__) && defined(__thumb__)
+#define RAWPROBE_TRIGGER_ISA __attribute__((target("arm")))
+#else
+#define RAWPROBE_TRIGGER_ISA
+#endif
+
 // noinline + the empty asm keep a real, separate call the uprobe can sit on; `used` keeps the
 // symbol in a static link.
-extern "C" __attribute__((noinline, used)) void rawprobe_trigger_begin() {
+extern "C" __attribute__((noinline, used)) RAWPROBE_TRIGGER_ISA void rawprobe_trigger_begin() {
   asm volatile("" ::: "memory");
 }
-extern "C" __attribute__((noinline, used)) void rawprobe_trigger_end() {
+extern "C" __attribute__((noinline, used)) RAWPROBE_TRIGGER_ISA void rawprobe_trigger_end() {
   asm volatile("" ::: "memory");
 }
-extern "C" __attribute__((noinline, used)) void rawprobe_trigger_sigusr1() {
+extern "C" __attribute__((noinline, used)) RAWPROBE_TRIGGER_ISA void rawprobe_trigger_sigusr1() {
   asm volatile("" ::: "memory");
 }
-extern "C" __attribute__((noinline, used)) void rawprobe_trigger_test() {
+extern "C" __attribute__((noinline, used)) RAWPROBE_TRIGGER_ISA void rawprobe_trigger_test() {
   asm volatile("" ::: "memory");
 }
-extern "C" __attribute__((noinline, used)) void rawprobe_trigger_bench() {
+extern "C" __attribute__((noinline, used)) RAWPROBE_TRIGGER_ISA void rawprobe_trigger_bench() {
   asm volatile("" ::: "memory");
 }
 
@@ -41,8 +51,7 @@ struct Location {
 };
 
 // Our own maps, not host_path's: the trigger lives in this process whatever root tests set.
-Result<Location> locate(void (*function)()) {
-  uint64_t address = reinterpret_cast<uintptr_t>(function);
+Result<Location> locate(uint64_t address) {
   std::string text;
   if (!sys::read_text_file("/proc/self/maps", text))
     return make_error("read /proc/self/maps to place BEGIN/END", "/proc/self/maps",
@@ -94,11 +103,14 @@ class BeginEndProvider final : public Provider {
 
   Result<std::vector<AttachPoint>> expand(const lang::ProbeSpec& spec,
                                           const ExpandContext&) const override {
-    void (*trigger)() = spec.kind == ProbeKind::Begin ? rawprobe_trigger_begin
-                        : spec.kind == ProbeKind::End ? rawprobe_trigger_end
-                        : spec.kind == ProbeKind::Test ? rawprobe_trigger_test
-                        : spec.kind == ProbeKind::Bench ? rawprobe_trigger_bench
-                                                        : rawprobe_trigger_sigusr1;
+    // An address, not a function pointer: g++ gives an ARM-state function (see above) a type
+    // of its own on a Thumb build.
+    auto address_of = [](auto* function) { return reinterpret_cast<uintptr_t>(function); };
+    uintptr_t trigger = spec.kind == ProbeKind::Begin  ? address_of(rawprobe_trigger_begin)
+                        : spec.kind == ProbeKind::End  ? address_of(rawprobe_trigger_end)
+                        : spec.kind == ProbeKind::Test ? address_of(rawprobe_trigger_test)
+                        : spec.kind == ProbeKind::Bench ? address_of(rawprobe_trigger_bench)
+                                                        : address_of(rawprobe_trigger_sigusr1);
     Result<Location> loc = locate(trigger);
     if (!loc) return loc.error();
     AttachPoint p;

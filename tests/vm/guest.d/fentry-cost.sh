@@ -9,8 +9,12 @@
 n=${VM_BENCH_CALLS:-50000}
 workload=$RAWPROBE_SAMPLES/bench_getppid
 # arm64 has no __do_sys_ function for a system call without arguments: SYSCALL_DEFINE0's body
-# is __arm64_sys_getppid itself.
-case "$(uname -m)" in aarch64) func=__arm64_sys_getppid ;; *) func=__do_sys_getppid ;; esac
+# is __arm64_sys_getppid itself. 32-bit arm has no syscall wrappers at all: sys_getppid.
+case "$(uname -m)" in
+  aarch64) func=__arm64_sys_getppid ;;
+  armv7l) func=sys_getppid ;;
+  *) func=__do_sys_getppid ;;
+esac
 problems=""
 
 ns_per_call() { sed -n 's/.*ns_per_call=\([0-9.]*\).*/\1/p' "$1"; }

@@ -2,7 +2,8 @@
 # samples grows with the work done: samples/bench_getppid makes N getppid() calls, run at N and
 # at 8N, each counted with the filter on its comm. The arm64 virt machine's `-cpu max` has a
 # PMU (armv8_pmuv3; qemu counts instructions only with -icount, which tests/vm/boot gives it);
-# qemu's x86_64 machine emulates none under TCG, and there the check is rawprobe's answer to a
+# qemu's x86_64 machine emulates none under TCG, nor does the 32-bit arm guest (its cortex-a15
+# has no PMU in qemu's device tree; tests/vm/boot), and there the check is rawprobe's answer to a
 # machine without one, with the kernel's own evidence (sysfs, dmesg) in the result.
 #   hardware/EVENT   the counts at N and 8N, the second more than twice the first
 #   hardware/no-pmu  (no PMU) exit 1 and the error that says so, naming the probe

@@ -42,8 +42,9 @@ command=$(tail -n 2 "$T/error_log" | head -n 1 | sed 's/^ *Command: //')
 # arm64 decodes nothing there: register_kprobe() refuses an address that is not 4-byte aligned,
 # or one in the function's ftrace call site (its first two instructions with
 # -fpatchable-function-entry=2), with EINVAL, which error_log reports as a failed registration.
+# 32-bit arm (an ARM-mode kernel: CONFIG_THUMB2_KERNEL is off) refuses an unaligned address so too.
 want_reason="Probe point is not an instruction boundary"
-[ "$(uname -m)" = aarch64 ] && want_reason="Failed to register probe event"
+case "$(uname -m)" in aarch64|armv7l) want_reason="Failed to register probe event" ;; esac
 if [ "$off" -eq 1 ] || { [ "$reason" = "$want_reason" ] &&
    [ "$command" = "p:$oracle $func+$((off - 1))" ]; }; then
   vm_result kprobe-offset/boundary PASS "kprobe_events accepts $func+$off, refused 1..$((off - 1)) ($func+$((off - 1)): $reason)"

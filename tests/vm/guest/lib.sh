@@ -104,17 +104,35 @@ vm_report_value() {
   awk -v key="$2" '$1 == key { print $2; exit }' "$1"
 }
 
+# vm_refused NAME RC ERRFILE PATTERN LACK: the result NAME of a run that cannot work on this
+# kernel, which lacks LACK: PASS if it exited 1 (RC) with an error matching PATTERN in ERRFILE.
+vm_refused() {
+  if [ "$2" -eq 1 ] && grep -q "$4" "$3"; then
+    vm_result "$1" PASS "this kernel has no $5, and rawprobe says so: $(grep -m 1 "$4" "$3" | head -c 300)"
+  else
+    vm_result "$1" FAIL "this kernel has no $5, but rawprobe exited $2 without saying so: $(head -c 300 "$3")"
+  fi
+}
+
+# vm_no_btf NAME RC ERRFILE: on a kernel built without CONFIG_DEBUG_INFO_BTF (Debian's armmp
+# kernels), where fentry, fexit and iter cannot be typed, checks rawprobe's answer to such a run
+# that exited with RC and wrote ERRFILE: exit 1 and the error naming that config, as result NAME;
+# returns true then, so the caller checks nothing more. False on a kernel that has BTF.
+vm_no_btf() {
+  vm_config_enabled CONFIG_DEBUG_INFO_BTF && return 1
+  vm_refused "$1" "$2" "$3" 'need a kernel built with CONFIG_DEBUG_INFO_BTF' \
+    "BTF (CONFIG_DEBUG_INFO_BTF is not set)"
+}
+
 # vm_no_trampolines NAME RC ERRFILE: on a kernel that cannot attach BPF trampolines to its own
 # functions (fentry/fexit go through ftrace direct calls, CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS,
 # which Debian's arm64 6.1 kernel is built without), checks rawprobe's answer to a fentry run
 # that exited with RC and wrote ERRFILE: exit 1 and the error naming that config, as result
 # NAME; returns true then, so the caller checks nothing more. False on a kernel that has them.
 vm_no_trampolines() {
+  # Without BTF rawprobe refuses fentry before it asks for a trampoline.
+  vm_no_btf "$@" && return 0
   vm_config_enabled CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS && return 1
-  if [ "$2" -eq 1 ] && grep -q 'cannot make BPF trampolines.*CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS' "$3"; then
-    vm_result "$1" PASS "this kernel has no BPF trampolines on its functions (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not set), and rawprobe says so: $(grep -m 1 'bpf(BPF_LINK_CREATE)' "$3")"
-  else
-    vm_result "$1" FAIL "CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not set, so fentry cannot attach, but rawprobe exited $2 without saying why: $(head -c 300 "$3")"
-  fi
-  return 0
+  vm_refused "$1" "$2" "$3" 'cannot make BPF trampolines.*CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS' \
+    "BPF trampolines on its functions (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS is not set)"
 }
