@@ -1,6 +1,7 @@
-// BEGIN/END/self/test/bench: a uprobe on rawprobe_trigger_begin/end/sigusr1/test/bench in this executable, for
-// this pid only. The file offset is computed from the function's runtime address and the mapping that
-// holds it (/proc/self/maps), so it works in a stripped or static binary too.
+// BEGIN/END/self/test/bench: a uprobe on rawprobe_trigger_begin/end/sigusr1/test/bench in
+// this very executable, for this pid only. The file offset is computed from the function's
+// runtime address and the mapping that holds it (/proc/self/maps), so it works in a stripped
+// or static binary too.
 #include "engine/probes/begin_end.h"
 
 #include <unistd.h>
