@@ -39,6 +39,7 @@ enum class Feature {
   breakpoint,         // watchpoint: perf_event_open(PERF_TYPE_BREAKPOINT) on this process
   probe_write_user,   // bpf_probe_write_user in tracing programs (write_user()): gone under
                       // kernel lockdown (integrity or confidentiality)
+  openat2,            // openat2(RESOLVE_IN_ROOT): paths inside /proc/PID/root (sys::open_in_root)
 };
 
 // The BTF id of a vmlinux function, which the trampoline and iterator probes load against.
