@@ -89,7 +89,7 @@ FeatureState run_probe(Feature f) {
 // An unknown key is named on stderr once, with the known ones.
 constexpr const char* kPretendVariable = "RAWPROBE_PRETEND_MISSING";
 
-bool pretended_missing(Feature feature) {
+const std::vector<Feature>& pretended_list() {
   static const std::vector<Feature> missing = [] {
     std::vector<Feature> out;
     const char* value = std::getenv(kPretendVariable);
@@ -112,10 +112,15 @@ bool pretended_missing(Feature feature) {
     }
     return out;
   }();
-  return std::find(missing.begin(), missing.end(), feature) != missing.end();
+  return missing;
 }
 
 }  // namespace
+
+bool pretended_missing(Feature feature) {
+  const std::vector<Feature>& missing = pretended_list();
+  return std::find(missing.begin(), missing.end(), feature) != missing.end();
+}
 
 std::span<const FeatureInfo> all_features() { return kFeatures; }
 

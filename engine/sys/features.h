@@ -68,6 +68,9 @@ struct FeatureState {
 // without a probe: the fallbacks of older kernels, run on this one.
 const FeatureState& feature_state(Feature feature);
 inline bool has(Feature feature) { return feature_state(feature).available; }
+// Whether RAWPROBE_PRETEND_MISSING names it: for a fallback that needs no probe of its own
+// (open_in_root tries openat2 anyway and walks on ENOSYS), so a run asks nothing more.
+bool pretended_missing(Feature feature);
 
 // The text of `rawprobe --info`: kernel release and machine (uname), then one line per
 // feature: name, yes/no with detail, and the kernel version it needs.

@@ -103,8 +103,9 @@ FeatureState probe_openat2() {
 }
 
 Result<Fd> open_in_root(const std::string& root, const std::string& path) {
-  // A kernel before 5.6, or one pretended so (RAWPROBE_PRETEND_MISSING=openat2) to test the walk.
-  if (!has(Feature::openat2)) return open_in_root_by_walk(root, path);
+  // The walk of kernels before 5.6, on this one (RAWPROBE_PRETEND_MISSING=openat2) to test it.
+  // Not has(): its probe would be one more openat2 in every --trace-syscalls listing.
+  if (pretended_missing(Feature::openat2)) return open_in_root_by_walk(root, path);
   Result<Fd> dir = open_root(root, path);
   if (!dir) return dir.error();
   Openat2Call call{dir->get(), root, path, O_RDONLY | O_CLOEXEC, kResolveInRoot | kResolveNoMagiclinks};
