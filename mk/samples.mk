@@ -5,7 +5,7 @@
 #   $(BUILD)/samples/static/<name>   the same, -static, for the VM harness's initramfs
 SAMPLES_CC     ?= gcc
 SAMPLES_CFLAGS := -O0
-SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes watch_calls exec_calls soak_calls thread_signals
+SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes watch_calls exec_calls soak_calls thread_signals drop_caps
 SAMPLE_LIBS_read_rand := -lpthread
 SAMPLE_LIBS_thread_signals := -lpthread
 # Fixed addresses of its globals, so the pointers a script prints agree between runs.

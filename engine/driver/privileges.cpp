@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <string>
 
 #include "engine/probes/probe_types.h"
@@ -50,6 +51,19 @@ TracefsNeed tracefs_write_need(const char* events_file) {
   return {false, Capability::sys_admin, "mounting tracefs (not mounted; legacy attachment writes there)"};
 }
 
+// kernel.perf_event_paranoid above 2 exists only in kernels built with Debian's (and
+// Android's) CONFIG_SECURITY_PERF_EVENTS_RESTRICT, whose default is 3: perf_event_open then
+// refuses (EACCES) every caller without CAP_SYS_ADMIN, CAP_PERFMON or not. Seen on Debian's
+// 6.1 and 6.12 kernels: a legacy kprobe's tracepoint event refused to bpf+perfmon+dac_override.
+bool perf_events_need_sys_admin() {
+  int fd = ::open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char text[16] = {};
+  ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  return n > 0 && std::atoi(text) > 2;
+}
+
 // A capability to hold, what asks for it, and whether the kernel's CAP_SYS_ADMIN stands in.
 struct Need {
   Capability cap;
@@ -91,7 +105,12 @@ std::vector<Need> needs_of(const PlannedRun& run) {
   // The uprobe and kprobe PMUs' event_init refuse (EACCES) without CAP_SYS_ADMIN, whatever
   // CAP_PERFMON says; --attach-mode=pmu on this kernel answers so for a nobody with the rest.
   if (pmu)
-    needs.push_back({Capability::sys_admin, "opening uprobe or kprobe PMU events (--attach-mode=pmu)",
+    needs.push_back({Capability::sys_admin, "opening uprobe or kprobe PMU events (the pmu route: --attach-mode=pmu, or auto without a multi link)",
+                     sys::has_capability(Capability::sys_admin)});
+  else if ((legacy_uprobe || legacy_kprobe) && perf_events_need_sys_admin())
+    needs.push_back({Capability::sys_admin,
+                     "opening legacy probes' perf events (kernel.perf_event_paranoid is above 2: only "
+                     "CAP_SYS_ADMIN may open perf events)",
                      sys::has_capability(Capability::sys_admin)});
   for (auto [legacy, file] : {std::pair{legacy_uprobe, "uprobe_events"}, std::pair{legacy_kprobe, "kprobe_events"}}) {
     if (!legacy) continue;

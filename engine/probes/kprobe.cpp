@@ -26,6 +26,7 @@
 #include "engine/sys/features.h"
 #include "engine/sys/host_root.h"
 #include "engine/sys/perf.h"
+#include "engine/sys/stop_requested.h"
 #include "engine/sys/tracefs.h"
 
 namespace rawprobe::probes {
@@ -255,6 +256,7 @@ class KprobeProvider final : public Provider {
     auto set = std::make_unique<AttachmentSet>();
     if (uses_kprobe_multi(points, options) && prog_fds.size() == 1) {
       for (bool ret : {false, true}) {
+        if (sys::stop_requested()) break;  // as below: keep what is attached, end the run
         sys::KprobeMultiSpec spec;
         spec.retprobe = ret;
         for (size_t i = 0; i < points.size(); ++i) {
@@ -273,6 +275,10 @@ class KprobeProvider final : public Provider {
     }
     bool cookies = sys::has(sys::Feature::perf_link) && prog_fds.size() == 1 && points.size() > 1;
     for (size_t i = 0; i < points.size(); ++i) {
+      // Ctrl-C or SIGTERM while a wildcard's functions are attached one by one (each a perf
+      // event, in legacy mode also a kprobe_events entry): stop with what is attached; the
+      // run then ends as on any stop signal and releases all of it.
+      if (sys::stop_requested()) break;
       const AttachPoint& p = points[i];
       Result<KprobeRoute> route = kprobe_point_route(p, options);
       if (!route) return route.error();

@@ -6,6 +6,7 @@
 #include "elf/symbol_match.h"
 #include "engine/probes/providers.h"
 #include "engine/sys/features.h"
+#include "engine/sys/stop_requested.h"
 #include "engine/sys/tracing.h"
 #include "engine/sys/uapi_compat.h"
 
@@ -98,8 +99,12 @@ Result<std::unique_ptr<Attachment>> attach_each(std::span<const AttachPoint> poi
   if (!fds) return fds.error();
   bool cookies = prog_fds.size() == 1 && points.size() > 1;
   auto set = std::make_unique<AttachmentSet>();
-  for (size_t i = 0; i < points.size(); ++i)
+  for (size_t i = 0; i < points.size(); ++i) {
+    // A stop signal while hundreds of tracepoints (or other points) are attached one by one:
+    // keep what is attached and return; the run ends as on any stop signal and releases it.
+    if (sys::stop_requested()) break;
     if (Status st = one(points[i], (*fds)[i], cookies ? i : 0, *set); !st) return st.error();
+  }
   return std::unique_ptr<Attachment>(std::move(set));
 }
 

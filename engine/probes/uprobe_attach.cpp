@@ -121,10 +121,12 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
     return std::unique_ptr<Attachment>(std::move(set));
   }
   for (size_t i = 0; i < points.size(); ++i) {
-    // Ctrl-C or SIGTERM while hundreds of perf events are opened one by one: stop here with
-    // what is attached; the run then ends as on any stop signal and releases all of it.
-    if (sys::stop_requested()) break;
     const AttachPoint& p = points[i];
+    // Ctrl-C or SIGTERM while hundreds of perf events are opened one by one: skip the rest
+    // with what is attached; the run then ends as on any stop signal and releases all of it.
+    // END's trigger is still attached (blocks attach last to first, so a script that names
+    // END before a wildcard attaches it after), or END would not run.
+    if (sys::stop_requested() && p.kind != ProbeKind::End && p.kind != ProbeKind::Begin) continue;
     uint64_t cookie = cookies ? i : 0;
     if (legacy) {
       std::string probe = p.path + ":" + elf::hex(p.file_offset);

@@ -48,6 +48,7 @@ Result<Fd> load_probe_program(uint32_t type, const std::vector<bpf::Instruction>
 std::vector<bpf::Instruction> return_zero_program();
 FeatureState probe_trampoline();  // feature_tracing.cpp
 FeatureState probe_bpf_iter();    // feature_tracing.cpp
+FeatureState probe_openat2();     // rooted_open.cpp
 FeatureState probe_breakpoint();  // feature_tracing.cpp
 
 }  // namespace rawprobe::sys

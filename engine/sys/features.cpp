@@ -44,6 +44,7 @@ constexpr FeatureInfo kFeatures[] = {
     {Feature::bpf_iter, "bpf_iter", "BPF iterators (iter:)", "5.8"},
     {Feature::breakpoint, "breakpoint", "hardware breakpoints (watchpoint:)", "2.6.33"},
     {Feature::probe_write_user, "probe_write_user", "bpf_probe_write_user (not under lockdown)", "4.8"},
+    {Feature::openat2, "openat2", "openat2 RESOLVE_IN_ROOT (else a rooted walk)", "5.6"},
 };
 constexpr size_t kCount = std::size(kFeatures);
 
@@ -77,6 +78,7 @@ FeatureState run_probe(Feature f) {
     case Feature::breakpoint: return probe_breakpoint();
     // Its source must be memory: scalars are refused (EACCES) where the helper exists.
     case Feature::probe_write_user: return probe_callback_helper(kHelperProbeWriteUser);
+    case Feature::openat2: return probe_openat2();
   }
   return {false, "unknown feature"};
 }
@@ -87,7 +89,7 @@ FeatureState run_probe(Feature f) {
 // An unknown key is named on stderr once, with the known ones.
 constexpr const char* kPretendVariable = "RAWPROBE_PRETEND_MISSING";
 
-bool pretended_missing(Feature feature) {
+const std::vector<Feature>& pretended_list() {
   static const std::vector<Feature> missing = [] {
     std::vector<Feature> out;
     const char* value = std::getenv(kPretendVariable);
@@ -110,10 +112,15 @@ bool pretended_missing(Feature feature) {
     }
     return out;
   }();
-  return std::find(missing.begin(), missing.end(), feature) != missing.end();
+  return missing;
 }
 
 }  // namespace
+
+bool pretended_missing(Feature feature) {
+  const std::vector<Feature>& missing = pretended_list();
+  return std::find(missing.begin(), missing.end(), feature) != missing.end();
+}
 
 std::span<const FeatureInfo> all_features() { return kFeatures; }
 

@@ -39,6 +39,7 @@ enum class Feature {
   breakpoint,         // watchpoint: perf_event_open(PERF_TYPE_BREAKPOINT) on this process
   probe_write_user,   // bpf_probe_write_user in tracing programs (write_user()): gone under
                       // kernel lockdown (integrity or confidentiality)
+  openat2,            // openat2(RESOLVE_IN_ROOT): paths inside /proc/PID/root (sys::open_in_root)
 };
 
 // The BTF id of a vmlinux function, which the trampoline and iterator probes load against.
@@ -67,6 +68,9 @@ struct FeatureState {
 // without a probe: the fallbacks of older kernels, run on this one.
 const FeatureState& feature_state(Feature feature);
 inline bool has(Feature feature) { return feature_state(feature).available; }
+// Whether RAWPROBE_PRETEND_MISSING names it: for a fallback that needs no probe of its own
+// (open_in_root tries openat2 anyway and walks on ENOSYS), so a run asks nothing more.
+bool pretended_missing(Feature feature);
 
 // The text of `rawprobe --info`: kernel release and machine (uname), then one line per
 // feature: name, yes/no with detail, and the kernel version it needs.

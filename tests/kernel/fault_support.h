@@ -3,6 +3,9 @@
 #pragma once
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <regex>
 #include <set>
@@ -49,6 +52,19 @@ inline std::set<std::string> still_there(const std::string& object, const std::s
     if (!left.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return left;
+}
+
+// RAWPROBE_TEST_PAUSE_BEFORE_ATTACH=FIFO holds rawprobe before its first uprobe attach: opens
+// the FIFO for writing once rawprobe has opened it for reading, which it does when every target
+// is inspected; -1 after `seconds`. Closing the returned descriptor lets rawprobe go on.
+inline int wait_for_pause(const std::string& fifo, int seconds) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) return fd;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return -1;
 }
 
 }  // namespace rawprobe::cli_test

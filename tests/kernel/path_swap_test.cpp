@@ -16,26 +16,11 @@
 #include <thread>
 
 #include "tests/kernel/cli_run.h"
+#include "tests/kernel/fault_support.h"
 #include "tests/kernel/printed_count.h"
 
 using namespace rawprobe;
 using namespace rawprobe::cli_test;
-
-namespace {
-
-// Opens the FIFO for writing once rawprobe has opened it for reading (it does so when every
-// target is inspected); -1 after `seconds`.
-int wait_for_pause(const std::string& fifo, int seconds) {
-  auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < end) {
-    int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd >= 0) return fd;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return -1;
-}
-
-}  // namespace
 
 TEST_CASE("a binary replaced between inspection and attach: the inspected file is probed") {
   char tmpl[] = "/tmp/rawprobe-swap-XXXXXX";

@@ -3,7 +3,8 @@
 // root holds /bin/app -> /tmp/NAME-app/fun (absolute) and the real static fun at
 // ROOT/tmp/NAME-app/fun; the host holds another copy of fun at /tmp/NAME-app/fun, so a
 // resolution that leaves the root finds a file with the same function and attaches to the
-// wrong inode: the count then stays 0 instead of equalling the calls fun reports.
+// wrong inode: the count then stays 0 instead of equalling the calls fun reports. Both ways
+// of resolving are run: openat2(RESOLVE_IN_ROOT), and the walk of kernels before 5.6.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
@@ -48,6 +49,15 @@ class ChrootedChild {
     close(err[1]);
     go_ = go[1];
     err_ = err[0];
+    // Until the child has chrooted, /proc/PID/root is ours: a rawprobe started earlier would
+    // look for the binary on the host.
+    std::string link = "/proc/" + std::to_string(pid_) + "/root";
+    char target[4096];
+    for (int i = 0; i < 5000; ++i) {
+      ssize_t n = readlink(link.c_str(), target, sizeof target - 1);
+      if (n > 0 && std::string(target, size_t(n)) == root) break;
+      usleep(1000);
+    }
   }
   ~ChrootedChild() {
     if (go_ >= 0) close(go_);
@@ -97,25 +107,33 @@ TEST_CASE("-p PID of a chrooted process: an absolute symlink in its root resolve
   REQUIRE(stat((app_dir + "/fun").c_str(), &host) == 0);
   CHECK((joined.st_dev == host.st_dev && joined.st_ino == host.st_ino));
 
-  ChrootedChild child(root, "/bin/app", "7");
-  REQUIRE(child.pid() > 0);
-  Process tracer({rawprobe_path(), "--trace-syscalls", "-p", std::to_string(child.pid()), "-e",
-                  "BEGIN { printf(\"attached\\n\"); } uprobe:/bin/app:bar { @calls[probe] = count(); }"});
-  bool attached = tracer.wait_for_output("attached\n", 30);
-  std::string report = child.release_and_wait();
-  RunResult r = tracer.finish(30);
-  INFO("tracer:\n", r.out, r.err, "\nchild:\n", report);
-  REQUIRE(attached);
-  CHECK(child.status() == 0);
-  CHECK(r.status == 0);
-  long expected = sys::ktest::reported_calls(report, "bar");
-  REQUIRE(expected > 0);
-  // The probe is named as the user wrote it, and counted every call of the root's copy.
-  CHECK(printed_count(r.out, "@calls\\[uprobe:/bin/app:bar\\]") == expected);
-  // The open that resolved it, as --trace-syscalls decodes it.
-  CHECK(std::regex_search(r.err, std::regex("openat2\\([0-9]+</proc/" + std::to_string(child.pid()) +
-                                            "/root>, \"/bin/app\", \\{flags=O_RDONLY\\|O_CLOEXEC, "
-                                            "resolve=RESOLVE_NO_MAGICLINKS\\|RESOLVE_IN_ROOT\\}, 24\\) = [0-9]+")));
+  // Once through openat2(RESOLVE_IN_ROOT), once through the walk that kernels before 5.6 take
+  // (openat2 pretended missing): both must stay inside the root.
+  for (std::string missing : {"", "openat2"}) {
+    CAPTURE(missing);
+    ChrootedChild child(root, "/bin/app", "7");
+    REQUIRE(child.pid() > 0);
+    setenv("RAWPROBE_PRETEND_MISSING", missing.c_str(), 1);
+    Process tracer({rawprobe_path(), "--trace-syscalls", "-p", std::to_string(child.pid()), "-e",
+                    "BEGIN { printf(\"attached\\n\"); } uprobe:/bin/app:bar { @calls[probe] = count(); }"});
+    unsetenv("RAWPROBE_PRETEND_MISSING");
+    bool attached = tracer.wait_for_output("attached\n", 30);
+    std::string report = child.release_and_wait();
+    RunResult r = tracer.finish(30);
+    INFO("tracer:\n", r.out, r.err, "\nchild:\n", report);
+    REQUIRE(attached);
+    CHECK(child.status() == 0);
+    CHECK(r.status == 0);
+    long expected = sys::ktest::reported_calls(report, "bar");
+    REQUIRE(expected > 0);
+    // The probe is named as the user wrote it, and counted every call of the root's copy.
+    CHECK(printed_count(r.out, "@calls\\[uprobe:/bin/app:bar\\]") == expected);
+    // The open that resolved it, as --trace-syscalls decodes it; the walk makes no openat2.
+    std::regex by_openat2("openat2\\([0-9]+</proc/" + std::to_string(child.pid()) +
+                          "/root>, \"/bin/app\", \\{flags=O_RDONLY\\|O_CLOEXEC, "
+                          "resolve=RESOLVE_NO_MAGICLINKS\\|RESOLVE_IN_ROOT\\}, 24\\) = [0-9]+");
+    CHECK(std::regex_search(r.err, by_openat2) == missing.empty());
+  }
   run({"rm", "-rf", root, app_dir});
 }
 
@@ -126,14 +144,19 @@ TEST_CASE("-p PID: a binary missing inside the process's root is named, with whe
   REQUIRE(run({"mkdir", "-p", root + "/bin"}).status == 0);
   // Absolute, to a file the host has and the root does not.
   REQUIRE(symlink("/bin/sh", (root + "/bin/app").c_str()) == 0);
-  ChrootedChild child(root, "/bin/app", "1");
-  REQUIRE(child.pid() > 0);
-  RunResult r = run_rawprobe({"-p", std::to_string(child.pid()), "-e", "uprobe:/bin/app:main { }"});
-  child.release_and_wait();
-  CHECK(r.status == 1);
-  CHECK_MESSAGE(r.err.find("open a file inside /proc/" + std::to_string(child.pid()) + "/root (/bin/app): ENOENT") !=
-                    std::string::npos,
-                r.err);
-  CHECK_MESSAGE(r.err.find("no such file in that process's filesystem") != std::string::npos, r.err);
+  // The same error from openat2 and from the walk (openat2 pretended missing).
+  for (std::string missing : {"", "openat2"}) {
+    CAPTURE(missing);
+    ChrootedChild child(root, "/bin/app", "1");
+    REQUIRE(child.pid() > 0);
+    RunResult r = run({"env", "RAWPROBE_PRETEND_MISSING=" + missing, rawprobe_path(), "-p", std::to_string(child.pid()),
+                       "-e", "uprobe:/bin/app:main { }"});
+    child.release_and_wait();
+    CHECK(r.status == 1);
+    CHECK_MESSAGE(r.err.find("open a file inside /proc/" + std::to_string(child.pid()) + "/root (/bin/app): ENOENT") !=
+                      std::string::npos,
+                  r.err);
+    CHECK_MESSAGE(r.err.find("no such file in that process's filesystem") != std::string::npos, r.err);
+  }
   run({"rm", "-rf", root});
 }
