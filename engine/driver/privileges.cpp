@@ -5,7 +5,6 @@
 
 #include <cctype>
 #include <cerrno>
-#include <cstdlib>
 #include <string>
 
 #include "engine/probes/probe_types.h"
@@ -13,6 +12,7 @@
 #include "engine/probes/uprobe_attach.h"
 #include "engine/sys/capabilities.h"
 #include "engine/sys/host_root.h"
+#include "engine/sys/perf_paranoid.h"
 
 namespace rawprobe::driver {
 
@@ -51,19 +51,6 @@ TracefsNeed tracefs_write_need(const char* events_file) {
   return {false, Capability::sys_admin, "mounting tracefs (not mounted; legacy attachment writes there)"};
 }
 
-// kernel.perf_event_paranoid above 2 exists only in kernels built with Debian's (and
-// Android's) CONFIG_SECURITY_PERF_EVENTS_RESTRICT, whose default is 3: perf_event_open then
-// refuses (EACCES) every caller without CAP_SYS_ADMIN, CAP_PERFMON or not. Seen on Debian's
-// 6.1 and 6.12 kernels: a legacy kprobe's tracepoint event refused to bpf+perfmon+dac_override.
-bool perf_events_need_sys_admin() {
-  int fd = ::open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char text[16] = {};
-  ssize_t n = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  return n > 0 && std::atoi(text) > 2;
-}
-
 // A capability to hold, what asks for it, and whether the kernel's CAP_SYS_ADMIN stands in.
 struct Need {
   Capability cap;
@@ -82,10 +69,13 @@ std::vector<Need> needs_of(const PlannedRun& run) {
   needs.push_back({Capability::perfmon, "loading tracing programs and opening perf events", sys::perfmon_capable()});
   // The routes below ask feature probes, which load programs: not without these two.
   if (!needs[0].held || !needs[1].held || !run.attaching || !run.points) return needs;
-  bool pmu = false, legacy_uprobe = false, legacy_kprobe = false;
+  bool pmu = false, legacy_uprobe = false, legacy_kprobe = false, perf_events = false;
   for (const std::vector<probes::AttachPoint>& block : *run.points) {
     if (block.empty()) continue;
     probes::ProbeKind kind = block.front().kind;
+    probes::PerfEvents opens = probes::probe_type(kind).perf_events;
+    perf_events = perf_events || opens == probes::PerfEvents::Always;
+    if (opens != probes::PerfEvents::UnlessMulti) continue;
     if (kind == probes::ProbeKind::Kprobe || kind == probes::ProbeKind::Kretprobe) {
       if (probes::uses_kprobe_multi(block, run.attach)) continue;
       for (const probes::AttachPoint& p : block) {
@@ -95,23 +85,25 @@ std::vector<Need> needs_of(const PlannedRun& run) {
       }
       continue;
     }
-    if (kind != probes::ProbeKind::Uprobe && kind != probes::ProbeKind::Uretprobe &&
-        kind != probes::ProbeKind::Usdt && !probes::probe_type(kind).context.special)
-      continue;
     probes::UprobeRoute route = probes::uprobe_route(block, run.attach);
     if (route == probes::UprobeRoute::Pmu) pmu = true;
     if (route == probes::UprobeRoute::Legacy) legacy_uprobe = true;
   }
+  perf_events = perf_events || pmu || legacy_uprobe || legacy_kprobe;
   // The uprobe and kprobe PMUs' event_init refuse (EACCES) without CAP_SYS_ADMIN, whatever
   // CAP_PERFMON says; --attach-mode=pmu on this kernel answers so for a nobody with the rest.
   if (pmu)
     needs.push_back({Capability::sys_admin, "opening uprobe or kprobe PMU events (the pmu route: --attach-mode=pmu, or auto without a multi link)",
                      sys::has_capability(Capability::sys_admin)});
-  else if ((legacy_uprobe || legacy_kprobe) && perf_events_need_sys_admin())
+  // Any perf event, where the kernel gives a paranoid level above 2 Debian's meaning (only
+  // CAP_SYS_ADMIN opens one; seen on Debian's 6.1 and 6.12); sys/perf_paranoid.h asks it.
+  else if (perf_events && sys::perf_events_refused())
     needs.push_back({Capability::sys_admin,
-                     "opening legacy probes' perf events (kernel.perf_event_paranoid is above 2: only "
-                     "CAP_SYS_ADMIN may open perf events)",
-                     sys::has_capability(Capability::sys_admin)});
+                     "opening perf events (kernel.perf_event_paranoid is " +
+                         std::to_string(sys::perf_event_paranoid()) +
+                         " and this kernel lets only CAP_SYS_ADMIN open them there; "
+                         "sysctl kernel.perf_event_paranoid=2 lets CAP_PERFMON do it)",
+                     false});
   for (auto [legacy, file] : {std::pair{legacy_uprobe, "uprobe_events"}, std::pair{legacy_kprobe, "kprobe_events"}}) {
     if (!legacy) continue;
     TracefsNeed t = tracefs_write_need(file);

@@ -38,28 +38,40 @@ constexpr ContextTraits kIter{.iter_context = true};
 // Names and aliases checked against bpftrace 0.17 (`bpftrace -d -e 'u:/bin/true:main {}'`...).
 const ProbeType kTypes[] = {
     // bpftrace 0.23 on spells them `begin` and `end`; both spellings are kept.
-    {ProbeKind::Begin, "BEGIN", "begin", ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
-    {ProbeKind::End, "END", "end", ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
+    {ProbeKind::Begin, "BEGIN", "begin", ProgramType::Kprobe, begin_end_provider, false, false, true,
+     kSpecial, PerfEvents::UnlessMulti},
+    {ProbeKind::End, "END", "end", ProgramType::Kprobe, begin_end_provider, false, false, true,
+     kSpecial, PerfEvents::UnlessMulti},
     // bpftrace 0.22 on: a block rawprobe runs when it receives SIGUSR1 (the only trigger).
-    {ProbeKind::Self, "self", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true, kSpecial},
+    {ProbeKind::Self, "self", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, true,
+     kSpecial, PerfEvents::UnlessMulti},
     // bpftrace 0.24 on: test:NAME and bench:NAME blocks run only under --test / --bench, one
     // at a time, each when rawprobe calls its trigger; left out of a whole-line listing.
-    {ProbeKind::Test, "test", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, false, kSpecial},
-    {ProbeKind::Bench, "bench", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, false, kSpecial},
-    {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, true, true, kUserEntry},
+    {ProbeKind::Test, "test", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, false,
+     kSpecial, PerfEvents::UnlessMulti},
+    {ProbeKind::Bench, "bench", nullptr, ProgramType::Kprobe, begin_end_provider, false, false, false,
+     kSpecial, PerfEvents::UnlessMulti},
+    {ProbeKind::Uprobe, "uprobe", "u", ProgramType::Kprobe, uprobe_provider, true, true, true,
+     kUserEntry, PerfEvents::UnlessMulti},
     // Listed under uprobe, as bpftrace lists them: the same functions.
     {ProbeKind::Uretprobe, "uretprobe", "ur", ProgramType::Kprobe, uprobe_provider, true, false, false,
-     kUserReturn},
-    {ProbeKind::Usdt, "usdt", "U", ProgramType::Kprobe, usdt_provider, true, true, true, kUsdt},
+     kUserReturn, PerfEvents::UnlessMulti},
+    {ProbeKind::Usdt, "usdt", "U", ProgramType::Kprobe, usdt_provider, true, true, true,
+     kUsdt, PerfEvents::UnlessMulti},
     {ProbeKind::Tracepoint, "tracepoint", "t", ProgramType::Tracepoint, tracepoint_provider, false, false, true,
-     kTracepoint},
-    {ProbeKind::Interval, "interval", "i", ProgramType::PerfEvent, interval_provider, false, false, true, kPerfEvent},
-    {ProbeKind::Profile, "profile", "p", ProgramType::PerfEvent, profile_provider, false, false, true, kPerfEvent},
-    {ProbeKind::Software, "software", "s", ProgramType::PerfEvent, software_provider, false, false, true, kPerfEvent},
-    {ProbeKind::Hardware, "hardware", "h", ProgramType::PerfEvent, hardware_provider, false, false, true, kPerfEvent},
-    {ProbeKind::Kprobe, "kprobe", "k", ProgramType::Kprobe, kprobe_provider, false, false, true, kKernelEntry},
+     kTracepoint, PerfEvents::Always},
+    {ProbeKind::Interval, "interval", "i", ProgramType::PerfEvent, interval_provider, false, false, true,
+     kPerfEvent, PerfEvents::Always},
+    {ProbeKind::Profile, "profile", "p", ProgramType::PerfEvent, profile_provider, false, false, true,
+     kPerfEvent, PerfEvents::Always},
+    {ProbeKind::Software, "software", "s", ProgramType::PerfEvent, software_provider, false, false, true,
+     kPerfEvent, PerfEvents::Always},
+    {ProbeKind::Hardware, "hardware", "h", ProgramType::PerfEvent, hardware_provider, false, false, true,
+     kPerfEvent, PerfEvents::Always},
+    {ProbeKind::Kprobe, "kprobe", "k", ProgramType::Kprobe, kprobe_provider, false, false, true,
+     kKernelEntry, PerfEvents::UnlessMulti},
     {ProbeKind::Kretprobe, "kretprobe", "kr", ProgramType::Kprobe, kprobe_provider, false, false, false,
-     kKernelReturn},
+     kKernelReturn, PerfEvents::UnlessMulti},
     {ProbeKind::RawTracepoint, "rawtracepoint", "rt", ProgramType::RawTracepoint, rawtracepoint_provider, false,
      false, true, kRawTracepoint},
     // bpftrace 0.20 renamed kfunc/kretfunc; both names stay (alias_of below).
@@ -68,7 +80,7 @@ const ProbeType kTypes[] = {
     {ProbeKind::Iter, "iter", "it", ProgramType::Tracing, iter_provider, false, false, true, kIter},
     // Nothing to list: any aligned address of the traced process.
     {ProbeKind::Watchpoint, "watchpoint", "w", ProgramType::PerfEvent, watchpoint_provider, false, false, false,
-     kPerfEvent},
+     kPerfEvent, PerfEvents::Always},
 };
 
 // bpftrace 0.17's names of the kinds renamed since.

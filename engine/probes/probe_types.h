@@ -9,8 +9,8 @@
 //   2. engine/probes/NAME.cpp     its Provider (parse, expand, attach, list, explain) and the
 //                                 factory that returns it
 //   3. engine/probes/providers.h  the factory's declaration
-//   4. engine/probes/probe_types.cpp  its row: names, program type, provider, listing flags
-//                                 and context traits
+//   4. engine/probes/probe_types.cpp  its row: names, program type, provider, listing flags,
+//                                 context traits and whether it opens perf events
 #pragma once
 #include <cstdint>
 #include <span>
@@ -68,6 +68,15 @@ struct ContextTraits {
   const char* args_error = nullptr;  // the whole message refusing `args` here
 };
 
+// Whether attaching opens perf events (perf_event_open), which kernel.perf_event_paranoid
+// governs (engine/sys/perf_paranoid.h).
+enum class PerfEvents : uint8_t {
+  Never,        // a BPF link alone: rawtracepoint, fentry, fexit, iter
+  Always,       // tracepoint, interval, profile, software, hardware, watchpoint
+  UnlessMulti,  // uprobe, usdt, kprobe, BEGIN, END...: a PMU or tracefs event, unless the
+                // route is a uprobe_multi or kprobe_multi link
+};
+
 struct ProbeType {
   ProbeKind kind;
   const char* name;   // canonical: "uprobe", "BEGIN"
@@ -80,6 +89,7 @@ struct ProbeType {
   bool list_with_pid = false;
   bool list_in_all = true;
   ContextTraits context;
+  PerfEvents perf_events = PerfEvents::Never;
 };
 
 // Every row, in the order names are suggested to the script writer.

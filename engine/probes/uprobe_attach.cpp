@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "elf/hex.h"
@@ -98,8 +99,10 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
   if (multi) {
     // One link per (binary, pid, entry/return): uprobe_multi takes one path and one pid.
     std::map<std::tuple<std::string, pid_t, bool>, sys::UprobeMultiSpec> groups;
+    std::set<std::tuple<std::string, pid_t, bool>> triggers;  // the links of BEGIN's or END's point
     for (size_t i = 0; i < points.size(); ++i) {
       const AttachPoint& p = points[i];
+      if (p.kind == ProbeKind::Begin || p.kind == ProbeKind::End) triggers.insert({p.path, p.pid, p.is_return});
       sys::UprobeMultiSpec& spec = groups[{p.path, p.pid, p.is_return}];
       spec.path = p.path;
       spec.pid = p.pid > 0 ? static_cast<uint32_t>(p.pid) : 0;
@@ -109,6 +112,9 @@ Result<std::unique_ptr<Attachment>> attach_uprobes(std::span<const AttachPoint> 
       spec.cookies.push_back(i);
     }
     for (auto& [key, spec] : groups) {
+      // A stop signal during a wildcard over many binaries (a link each): make no more links,
+      // as the perf-event loop below does; BEGIN's and END's triggers are still made.
+      if (sys::stop_requested() && !triggers.count(key)) continue;
       bool any_semaphore = false;
       for (uint64_t r : spec.ref_ctr_offsets) any_semaphore = any_semaphore || r;
       if (!any_semaphore) spec.ref_ctr_offsets.clear();

@@ -1,8 +1,11 @@
 // SIGTERM or SIGINT while a large legacy wildcard is being attached (hundreds of libc
 // functions, each its own uprobe_events entry and perf event): rawprobe stops attaching,
 // ends the run as on any stop signal (END runs, the maps print, status 0), and removes every
-// entry it defined, the ones attached before the signal included.
+// entry it defined, the ones attached before the signal included. In the default mode a
+// wildcard over many libraries makes a uprobe_multi link each; the signal stops those too.
 #include <doctest/doctest.h>
+
+#include <sys/stat.h>
 
 #include <regex>
 
@@ -69,6 +72,37 @@ TEST_CASE("SIGTERM or SIGINT during a legacy wildcard's attach: stops, prints th
     std::string events_after = uprobe_events();
     CHECK_MESSAGE(events_after.find(own) == std::string::npos, events_after);
   }
+}
+
+TEST_CASE("SIGTERM during a uprobe_multi wildcard's attach: no further link, END runs, exit 0") {
+  // malloc in every library of libc's directory that defines one: one uprobe_multi link each.
+  std::string libc = libc_path();
+  std::string libs = libc.substr(0, libc.rfind('/')) + "/lib*.so.*";
+  std::string script = "END { printf(\"end ran\\n\"); } uprobe:" + libs + ":malloc { @calls[probe] = count(); }";
+  RunResult dry = run_rawprobe({"--dry-run", "-v", "-e", script});
+  std::smatch m;
+  REQUIRE(std::regex_search(dry.err, m, std::regex("([0-9]+) probe\\(s\\) resolved")));
+  std::string fifo = "/tmp/rawprobe_multi_stop_" + std::to_string(getpid());
+  unlink(fifo.c_str());
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  // Held before the wildcard's links (blocks attach last to first), signalled there.
+  setenv("RAWPROBE_TEST_PAUSE_BEFORE_ATTACH", fifo.c_str(), 1);
+  Process tracer({rawprobe_path(), "--trace-syscalls", "-e", script});
+  unsetenv("RAWPROBE_TEST_PAUSE_BEFORE_ATTACH");
+  int gate = wait_for_pause(fifo, 60);
+  REQUIRE(gate >= 0);
+  tracer.signal(SIGTERM);
+  close(gate);
+  RunResult r = tracer.finish(60);
+  unlink(fifo.c_str());
+  CHECK_MESSAGE(r.status == 0, r.err);
+  CHECK(r.out.find("end ran\n") != std::string::npos);
+  // Each library's link is made through its held descriptor; END's through rawprobe's path.
+  size_t wildcard_links = count_of(r.err, "BPF_TRACE_UPROBE_MULTI, flags=0x0, uprobe_multi.path=\"/proc/self/fd/");
+  size_t end_links = count_of(r.err, "uprobe_multi.path=\"" + rawprobe_path() + "\"");
+  CHECK_MESSAGE(wildcard_links == 0, r.err);
+  CHECK(end_links == 1);
+  MESSAGE(wildcard_links << " wildcard links made after the signal; " << m[1] << " probes resolved, END's included");
 }
 
 TEST_SUITE_END();

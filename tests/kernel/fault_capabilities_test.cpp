@@ -2,10 +2,18 @@
 // traces; with any one of them dropped it stops before loading anything, naming the one
 // missing. What each attach mode needs is the kernel's rule (bpf_capable, perfmon_capable,
 // CAP_SYS_ADMIN in the uprobe PMU, tracefs's file modes); the runs below are the kernel's
-// answers to it, through setpriv(1), which sets the ambient set a non-root exec keeps.
+// answers to it, through setpriv(1), which sets the ambient set a non-root exec keeps. At
+// kernel.perf_event_paranoid 3 the answer depends on the kernel (upstream's or Debian's).
 #include <doctest/doctest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 
+#include <cstddef>
+#include <fstream>
 #include <regex>
+#include <thread>
 
 #include "tests/kernel/cli_run.h"
 #include "tests/kernel/fault_support.h"
@@ -67,9 +75,74 @@ struct ModeCaps {
 constexpr ModeCaps kModes[] = {{"auto", "bpf,perfmon"}, {"pmu", "bpf,perfmon,sys_admin"},
                                {"legacy", "bpf,perfmon,dac_override"}};
 
+// kernel.perf_event_paranoid set to `level` while it lives, then restored.
+class ParanoidLevel {
+ public:
+  explicit ParanoidLevel(int level) {
+    std::ifstream("/proc/sys/kernel/perf_event_paranoid") >> saved_;
+    std::ofstream("/proc/sys/kernel/perf_event_paranoid") << level;
+  }
+  ~ParanoidLevel() { std::ofstream("/proc/sys/kernel/perf_event_paranoid") << saved_; }
+
+ private:
+  int saved_ = 2;
+};
+
+// `argv` with every perf_event_open answered EACCES, as Debian's kernels at paranoid 3 answer
+// a process without CAP_SYS_ADMIN; this upstream kernel reads 3 as 2, so a seccomp filter
+// stands in for the patch. The filter goes on a thread of its own, which the fork inherits.
+RunResult run_with_perf_events_refused(const std::vector<std::string>& argv) {
+  RunResult r;
+  r.err = "seccomp filter not installed";
+  std::thread([&] {
+    sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_perf_event_open, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    sock_fprog prog{sizeof filter / sizeof filter[0], filter};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0) r = run(argv);
+  }).join();
+  return r;
+}
+
 }  // namespace
 
 TEST_SUITE_BEGIN("host-only");
+
+TEST_CASE("As nobody at perf_event_paranoid 3: tracepoint and profile need CAP_SYS_ADMIN where the kernel refuses") {
+  ParanoidLevel restricted(3);
+  for (std::string block : {"tracepoint:syscalls:sys_enter_getppid { @n = count(); }", "profile:hz:99 { @n = count(); }"}) {
+    CAPTURE(block);
+    std::vector<std::string> argv{rawprobe_path(), "--trace-syscalls", "-e",
+                                  block + " interval:ms:200 { exit(); }"};
+    // This kernel reads 3 as 2: CAP_PERFMON opens them, CAP_SYS_ADMIN is not asked for.
+    for (const char* caps : {"bpf,perfmon,dac_read_search", "bpf,perfmon,dac_read_search,sys_admin"}) {
+      RunResult ran = run(as_nobody(caps, argv));
+      CHECK_MESSAGE(ran.status == 0, caps << ": " << ran.err);
+      CHECK(ran.out.find("\n@n: ") != std::string::npos);
+    }
+    RunResult refused = run_with_perf_events_refused(as_nobody("bpf,perfmon,dac_read_search", argv));
+    CHECK(refused.status == 1);
+    CHECK_MESSAGE(refused.err.find("rawprobe: opening perf events (kernel.perf_event_paranoid is 3 and this kernel lets "
+                                   "only CAP_SYS_ADMIN open them there; sysctl kernel.perf_event_paranoid=2 lets "
+                                   "CAP_PERFMON do it) needs CAP_SYS_ADMIN, which this process lacks\n") !=
+                      std::string::npos,
+                  refused.err);
+    // Before anything is made: the one perf_event_open is the check's own dummy event.
+    CHECK(refused.err.find("bpf(BPF_PROG_LOAD") == std::string::npos);
+    CHECK(refused.err.find("bpf(BPF_MAP_CREATE") == std::string::npos);
+    CHECK_MESSAGE(std::regex_search(refused.err, std::regex("perf_event_open\\(\\{type=PERF_TYPE_SOFTWARE, [^\n]*"
+                                                            "config=PERF_COUNT_SW_DUMMY[^\n]* = -1 EACCES")),
+                  refused.err);
+    size_t opens = 0;
+    for (size_t at = refused.err.find("perf_event_open("); at != std::string::npos;
+         at = refused.err.find("perf_event_open(", at + 1))
+      ++opens;
+    CHECK(opens == 1);
+  }
+}
 
 TEST_CASE("As nobody with capabilities alone: a uprobe counts what the sample reports; each one dropped is named") {
   std::string fun = sample("fun");
