@@ -52,12 +52,8 @@ void sweep_by_length(std::span<const uint8_t> code, int fixed, Disassembly& out)
   out.decoded_up_to = at;
 }
 
-struct MappingRegion {
-  uint64_t offset;  // from the function start
-  char kind;        // 'a', 't', 'x' or 'd'
-};
+}  // namespace
 
-// Mapping symbols ("$t", "$d.1", ...) inside [start, start+size), sorted by offset.
 std::vector<MappingRegion> mapping_regions(const ElfFile& file, uint64_t start, uint64_t size) {
   std::vector<MappingRegion> regions;
   const Section* symtab = nullptr;
@@ -83,6 +79,8 @@ std::vector<MappingRegion> mapping_regions(const ElfFile& file, uint64_t start, 
             [](const MappingRegion& a, const MappingRegion& b) { return a.offset < b.offset; });
   return regions;
 }
+
+namespace {
 
 // The address an instruction refers to, from Capstone's detail: a call or jump's immediate
 // target, aarch64 adr/adrp's computed address, an x86 rip-relative operand's address.

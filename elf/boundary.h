@@ -35,6 +35,14 @@ struct Disassembly {
   std::string undecodable_bytes;  // hex of the first bytes that failed, when it stopped early
 };
 
+struct MappingRegion {
+  uint64_t offset;  // from `start`
+  char kind;        // 'a', 't', 'x' or 'd'
+};
+
+// Mapping symbols ("$t", "$d.1", ...) of .symtab inside [start, start+size), sorted by offset.
+std::vector<MappingRegion> mapping_regions(const ElfFile& file, uint64_t start, uint64_t size);
+
 // Targets costs Capstone's per-instruction detail, which only listings need.
 enum class DisassemblyDetail { Boundaries, Targets };
 

@@ -10,6 +10,7 @@
 #include "elf/hex.h"
 #include "elf/segments.h"
 #include "elf/symbol_match.h"
+#include "elf/thumb_code.h"
 #include "elf/uprobe_refusal.h"
 #include "elf/usdt_describe.h"
 #include "elf/usdt_symbol.h"
@@ -75,6 +76,8 @@ Result<UprobeSite> place(Binary& binary, const Symbol& sym, uint64_t offset,
   note(explain, boundary);
   if (!checked) return checked.error();
   if (!placed) return placed.error();
+  if (auto thumb = thumb_refusal(file, &sym, address, "'" + name + (offset ? "+" + std::to_string(offset) : "") + "'"))
+    return *thumb;
   // Asked of the bytes rather than learned from the attach: one refused offset fails a whole
   // uprobe_multi link, so `uprobe:libc:*` could not attach at all.
   uint64_t span = sym.size > offset ? std::min<uint64_t>(15, sym.size - offset) : 1;
@@ -146,17 +149,23 @@ Result<std::vector<UprobeSite>> resolve_function(Binary& binary, std::string_vie
   if (found.empty()) return not_found(binary, **table, query.text);
   std::vector<UprobeSite> sites;
   std::set<uint64_t> addresses;
+  bool all_thumb = true;
   for (const Symbol* sym : found) {
     // Aliases share one address: one probe.
     if (!addresses.insert(sym->address).second) continue;
     // A wildcard quietly skips what cannot be probed; an exact name reports why.
     auto site = place(binary, *sym, offset, options, explain);
     if (!site) {
-      if (query.wildcard) continue;
+      if (query.wildcard) {
+        all_thumb = all_thumb && is_thumb_code(binary.file(), sym, sym->address + offset);
+        continue;
+      }
       return site.error();
     }
     sites.push_back(std::move(*site));
   }
+  if (sites.empty() && all_thumb)  // say why rather than "no code"
+    return place(binary, *found.front(), offset, options, nullptr).error();
   if (sites.empty())
     return binary.file().error("every function matching '" + query.text +
                                "' is an IFUNC or has no code in this file");
@@ -181,6 +190,7 @@ Result<UprobeSite> resolve_address(Binary& binary, uint64_t address,
   }
   auto placed = code_offset(binary.file(), address, "address");
   if (!placed) return placed.error();
+  if (auto thumb = thumb_refusal(binary.file(), nullptr, address, "address " + hex(address))) return *thumb;
   note(explain, "address " + hex(address) + " is in no known function; lies in " +
                     describe(*placed->segment));
   if (!options.unsafe)

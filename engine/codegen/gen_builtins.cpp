@@ -204,8 +204,9 @@ IntVal ProgramGen::field_int(const Expr& e) { return slot_value(e, e.name); }
 IntVal ProgramGen::slot_value(const Expr& e, const std::string& name) {
   Temp t = regs_.take();
   Reg r = target_reg(t, bpf::R1);
-  uint32_t size = e.type.size ? e.type.size : 8;
-  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(field_offset_at(*target_.points.front(), name, e.field_offset)));
+  const probes::AttachPoint& point = *target_.points.front();
+  uint32_t size = field_load_size(point, name, e.type);
+  b_.load(size_for(size), r, ctx(), static_cast<int16_t>(field_offset_at(point, name, e.field_offset)));
   extend(r, size, e.type.is_signed);
   set(t, r);
   return IntVal::in_temp(t);

@@ -37,6 +37,14 @@ uint32_t field_offset_at(const probes::AttachPoint& point, const std::string& na
   return fallback;
 }
 
+uint32_t field_load_size(const probes::AttachPoint& point, const std::string& name, const Type& type) {
+  uint32_t size = type.size ? type.size : 8;
+  if (!type.is_pointer()) return size;
+  for (const lang::TracepointField& f : point.fields)
+    if (f.name == name && (f.size == 1 || f.size == 2 || f.size == 4)) return f.size;
+  return size;
+}
+
 std::vector<std::vector<size_t>> split_by_layout(const std::vector<std::vector<size_t>>& programs,
                                                  const std::vector<probes::AttachPoint>& points,
                                                  const std::vector<std::string>& fields) {

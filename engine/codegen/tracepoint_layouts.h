@@ -24,4 +24,9 @@ std::vector<std::vector<size_t>> split_by_layout(const std::vector<std::vector<s
 // carries no format.
 uint32_t field_offset_at(const probes::AttachPoint& point, const std::string& name, uint32_t fallback);
 
+// Bytes to load for the field `name` of type `type`: the type's size, except for a pointer,
+// which the language holds in 8 bytes but a 32-bit kernel's record stores in 4 (the
+// format's `size:`); a point without the field (or without a format) loads 8.
+uint32_t field_load_size(const probes::AttachPoint& point, const std::string& name, const Type& type);
+
 }  // namespace rawprobe::codegen

@@ -2,6 +2,7 @@
 // (a constant in the program, as in bpftrace 0.17); nsecs(CLOCK), a timestamp of a named
 // clock (bpftrace 0.26.1; bare nsecs stays a builtin); and pid(NS) and tid(NS), ids as a pid
 // namespace sees them.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -15,6 +16,27 @@ namespace rawprobe::lang {
 namespace {
 
 constexpr long kCgroup2Magic = 0x63677270;  // CGROUP2_SUPER_MAGIC, <linux/magic.h>
+constexpr int kFileidKernfs = 0xfe;         // FILEID_KERNFS, <linux/exportfs.h>
+
+// The kernfs node id of a cgroup directory, from its file handle (kernfs_encode_fh: the
+// 8-byte id). On a 64-bit kernel that is the inode number; on a 32-bit one the inode number
+// is only its low half and the high half is the node's generation, so st_ino alone gave 22
+// where bpf_get_current_cgroup_id() read 4294967318 (generation 1, inode 22) on armmp.
+// Falls back to the inode number where the file system gives no such handle.
+uint64_t kernfs_node_id(const std::string& path, ino_t inode) {
+  struct {
+    file_handle head;
+    unsigned char bytes[sizeof(uint64_t)];
+  } handle{};
+  handle.head.handle_bytes = sizeof handle.bytes;
+  int mount_id = 0;
+  if (name_to_handle_at(AT_FDCWD, path.c_str(), &handle.head, &mount_id, 0) != 0 ||
+      handle.head.handle_type != kFileidKernfs || handle.head.handle_bytes != sizeof(uint64_t))
+    return inode;
+  uint64_t id = 0;
+  std::memcpy(&id, handle.head.f_handle, sizeof id);
+  return id;
+}
 
 }  // namespace
 
@@ -33,7 +55,7 @@ void Checker::call_cgroupid(Expr& e) {
     return error(e.span, "cgroupid(\"" + path + "\"): not a directory of a cgroup v2 file system (cgroup2): "
                          "mount it (mount -t cgroup2 none /sys/fs/cgroup) and give a group's directory there");
   e.kind = ExprKind::Integer;
-  e.int_value = st.st_ino;
+  e.int_value = kernfs_node_id(path, st.st_ino);
   e.type = Type::integer(8, false);
 }
 

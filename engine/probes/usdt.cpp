@@ -10,6 +10,7 @@
 #include "engine/lang/suggest.h"
 #include "engine/probes/providers.h"
 #include "elf/resolve.h"
+#include "elf/thumb_code.h"
 #include "engine/probes/targets.h"
 #include "engine/probes/uprobe_attach.h"
 
@@ -107,7 +108,11 @@ class UsdtProvider final : public UserProbeProvider {
       if (!table) return table.error();
       Result<std::vector<elf::UsdtSite>> sites = elf::resolve_usdt(*binary, spec.provider, spec.name);
       if (!sites) return sites.error();
-      for (elf::UsdtSite& site : *sites) points.push_back(point_of(target, *table, ctx.pid, site));
+      for (elf::UsdtSite& site : *sites) {
+        if (auto thumb = elf::thumb_refusal(*binary, site.site.address, "USDT probe " + site.provider + ":" + site.name))
+          return *thumb;
+        points.push_back(point_of(target, *table, ctx.pid, site));
+      }
     }
     if (points.empty()) {
       std::string wanted = (spec.provider.empty() ? "" : spec.provider + ":") + spec.name;

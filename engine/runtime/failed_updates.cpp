@@ -13,7 +13,7 @@ Result<std::vector<std::string>> failed_update_warnings(const codegen::CompiledS
     if (Result<bool> found = sys::map_lookup(maps.fd(size_t(script.stack_lost_map)), &key, &lost); found && *found && lost)
       lines.push_back("WARNING: " + std::to_string(lost) + " stack" + (lost == 1 ? "" : "s") +
                       " could not be stored: the stack map is full (" +
-                      std::to_string(script.maps[script.stack_maps.front().map].max_entries) +
+                      std::to_string(maps.max_entries(script.stack_maps.front().map)) +
                       " stacks) or two stacks fell in one bucket (bpf_get_stackid: ENOMEM, EEXIST)");
   }
   if (script.failed_updates_map < 0) return lines;

@@ -1,8 +1,8 @@
 // Reading a BPF ring buffer (kernel/bpf/ringbuf.c, 5.8) without libbpf.
 //
 // The map fd is mmap()ed twice:
-//   offset 0          one page, read-write: consumer_pos (u64), advanced by us
-//   offset PAGE       read-only: one page holding producer_pos (u64), then the data area
+//   offset 0          one page, read-write: consumer_pos (unsigned long), advanced by us
+//   offset PAGE       read-only: one page holding producer_pos (unsigned long), then the data area
 //                     mapped TWICE back to back, so a record that wraps past the end is
 //                     still contiguous in our address space
 // Each record starts with an 8-byte header:
@@ -17,6 +17,7 @@
 
 
 #include "engine/runtime/event_reader.h"
+#include "engine/runtime/ring_records.h"
 
 namespace rawprobe::runtime {
 namespace {
@@ -33,36 +34,10 @@ class RingBufferReader final : public EventReader {
   std::vector<int> poll_fds() const override { return {map_fd_}; }
 
   size_t drain(const RecordHandler& handler) override {
-    auto* consumer_pos = static_cast<uint64_t*>(consumer_);
-    auto* producer_pos = static_cast<uint64_t*>(producer_);
-    const uint8_t* data = static_cast<uint8_t*>(producer_) + page_;
-    size_t handed = 0;
-    uint64_t cons = __atomic_load_n(consumer_pos, __ATOMIC_ACQUIRE);
-    for (;;) {
-      uint64_t prod = __atomic_load_n(producer_pos, __ATOMIC_ACQUIRE);
-      if (cons >= prod) break;
-      bool stop = false;
-      while (cons < prod) {
-        const uint8_t* header = data + (cons & (size_ - 1));
-        uint32_t len = __atomic_load_n(reinterpret_cast<const uint32_t*>(header), __ATOMIC_ACQUIRE);
-        if (len & BPF_RINGBUF_BUSY_BIT) {
-          stop = true;  // the producer has not committed it yet; the next drain gets it
-          break;
-        }
-        uint32_t payload = len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
-        bool keep = true;
-        if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
-          ++handed;
-          keep = handler(header + BPF_RINGBUF_HDR_SZ, payload);
-        }
-        cons += (uint64_t(payload) + BPF_RINGBUF_HDR_SZ + 7) & ~uint64_t(7);
-        // Give the space back record by record: a producer blocked on a full buffer can go on.
-        __atomic_store_n(consumer_pos, cons, __ATOMIC_RELEASE);
-        if (!keep) return handed;
-      }
-      if (stop) break;
-    }
-    return handed;
+    // A 32-bit rawprobe's unsigned long is the kernel's, except on a 64-bit kernel (compat),
+    // where the low half of each little-endian position is what it reads, as libbpf does.
+    RingMemory ring{consumer_, producer_, static_cast<uint8_t*>(producer_) + page_, size_};
+    return drain_ring_records(ring, handler);
   }
 
   uint64_t take_lost() override { return 0; }
@@ -76,6 +51,52 @@ class RingBufferReader final : public EventReader {
 };
 
 }  // namespace
+
+namespace {
+
+uint64_t load_position(const void* at, uint32_t bytes) {
+  if (bytes == 4) return __atomic_load_n(static_cast<const uint32_t*>(at), __ATOMIC_ACQUIRE);
+  return __atomic_load_n(static_cast<const uint64_t*>(at), __ATOMIC_ACQUIRE);
+}
+
+void store_position(void* at, uint32_t bytes, uint64_t value) {
+  if (bytes == 4)
+    __atomic_store_n(static_cast<uint32_t*>(at), static_cast<uint32_t>(value), __ATOMIC_RELEASE);
+  else
+    __atomic_store_n(static_cast<uint64_t*>(at), value, __ATOMIC_RELEASE);
+}
+
+}  // namespace
+
+size_t drain_ring_records(const RingMemory& ring, const RecordHandler& handler) {
+  size_t handed = 0;
+  uint64_t cons = load_position(ring.consumer_pos, ring.position_bytes);
+  for (;;) {
+    uint64_t prod = load_position(ring.producer_pos, ring.position_bytes);
+    if (cons >= prod) break;
+    bool stop = false;
+    while (cons < prod) {
+      const uint8_t* header = ring.data + (cons & (ring.size - 1));
+      uint32_t len = __atomic_load_n(reinterpret_cast<const uint32_t*>(header), __ATOMIC_ACQUIRE);
+      if (len & BPF_RINGBUF_BUSY_BIT) {
+        stop = true;  // the producer has not committed it yet; the next drain gets it
+        break;
+      }
+      uint32_t payload = len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+      bool keep = true;
+      if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
+        ++handed;
+        keep = handler(header + BPF_RINGBUF_HDR_SZ, payload);
+      }
+      cons += (uint64_t(payload) + BPF_RINGBUF_HDR_SZ + 7) & ~uint64_t(7);
+      // Give the space back record by record: a producer blocked on a full buffer can go on.
+      store_position(ring.consumer_pos, ring.position_bytes, cons);
+      if (!keep) return handed;
+    }
+    if (stop) break;
+  }
+  return handed;
+}
 
 Result<std::unique_ptr<EventReader>> open_ring_buffer(int map_fd, uint32_t data_bytes) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));

@@ -3,6 +3,7 @@
 #include <linux/bpf.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "engine/base/layout.h"
@@ -11,6 +12,13 @@
 #include "engine/sys/bpf_map.h"
 
 namespace rawprobe::runtime {
+namespace {
+
+// Below this many stacks a stack map would lose most stacks of a busy run; the ENOMEM then
+// stands, with its hint about memory limits.
+constexpr uint32_t kSmallestStackMap = 1024;
+
+}  // namespace
 
 bool is_per_cpu_map(uint32_t type) {
   return type == BPF_MAP_TYPE_PERCPU_HASH || type == BPF_MAP_TYPE_PERCPU_ARRAY ||
@@ -35,11 +43,22 @@ Result<ScriptMaps> ScriptMaps::create(const codegen::CompiledScript& script,
     sys::MapSpec spec{def.type, def.key_size, def.value_size, def.max_entries, def.flags,
                       codegen::kernel_object_name(def.name)};
     Result<sys::Fd> fd = sys::map_create(spec);
+    // bpftrace's 128K stacks of 127 frames take about 130 MB of vmalloc space, which a
+    // 32-bit kernel may not have (arm's whole vmalloc area is 240 MB by default) and a
+    // memory-limited cgroup may not allow: ENOMEM. Stack ids are a cache of distinct stacks,
+    // so a smaller map still works, holding fewer (bpf_get_stackid then fails more often,
+    // which the lost-stacks warning counts); halve it until the kernel can allocate it.
+    while (!fd && fd.error().err == ENOMEM && def.type == BPF_MAP_TYPE_STACK_TRACE &&
+           spec.max_entries > kSmallestStackMap) {
+      spec.max_entries /= 2;
+      fd = sys::map_create(spec);
+    }
     if (!fd) {
       fd.error().object = def.name;
       return fd.error();
     }
     maps.fds_.push_back(fd->get());
+    maps.entries_.push_back(spec.max_entries);
     maps.owned_.push_back(std::move(*fd));
     if (def.user_map >= 0 && size_t(def.user_map) < info.maps.size())
       maps.kernel_of_user_[size_t(def.user_map)] = int(i);

@@ -26,6 +26,9 @@ class ScriptMaps {
   // The fds in CompiledScript::maps order, for Builder::finish().
   const std::vector<int>& fds() const { return fds_; }
   int fd(size_t index) const { return fds_[index]; }
+  // The entries map `index` was created with: its MapDef's, or fewer for a stack map the
+  // kernel could not allocate whole.
+  uint32_t max_entries(size_t index) const { return entries_[index]; }
   // The kernel map holding user map `user_map` (index into ProgramInfo::maps), or -1.
   int map_index_of_user_map(size_t user_map) const;
   // The user maps in bpftrace's exit order (by name).
@@ -53,6 +56,7 @@ class ScriptMaps {
   uint32_t ncpus_ = 1;
   std::vector<sys::Fd> owned_;
   std::vector<int> fds_;
+  std::vector<uint32_t> entries_;
   std::vector<int> kernel_of_user_;   // user map -> index into script maps, -1 when none
   std::vector<MapDesc> descs_;
   // read() sizes stack and symbol strings to the entries it reads: the text and the
