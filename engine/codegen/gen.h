@@ -269,6 +269,7 @@ class ProgramGen {
   void join_call(const lang::Expr& e);  // gen_join.cpp
   IntVal strcontains_int(const lang::Expr& e);  // gen_strcontains.cpp
   IntVal strstr_int(const lang::Expr& e);       // gen_strcontains.cpp
+  IntVal globmatch_int(const lang::Expr& e);    // gen_globmatch.cpp
   // Jumps to found_at(i) where needle first occurs at haystack byte i; falls through if nowhere.
   void string_search(const lang::Expr& hay, const lang::Expr& needle,
                      const std::function<bpf::Label(uint32_t)>& found_at);

@@ -166,6 +166,7 @@ class Checker {
   void call_strcontains(Expr& e);
   void call_strcap(Expr& e);
   void call_memcmp(Expr& e);
+  void call_globmatch(Expr& e);  // semantic_globmatch.cpp
   void call_len(Expr& e);        // semantic_len.cpp
   void call_usermode(Expr& e);   // semantic_usermode.cpp
   void call_reg(Expr& e);        // semantic_reg.cpp
