@@ -4,10 +4,18 @@
 #include "elf/hex.h"
 
 namespace rawprobe::elf {
+namespace {
+
+// Whether the file's architecture has a Thumb state at all (32-bit arm).
+bool has_thumb_state(const ElfFile& file) {
+  const arch::Table* table = arch::by_machine(file.machine(), file.elf_class());
+  return table && table->thumb_symbols;
+}
+
+}  // namespace
 
 bool is_thumb_code(const ElfFile& file, const Symbol* function, uint64_t address) {
-  const arch::Table* table = arch::by_machine(file.machine(), file.elf_class());
-  if (!table || !table->thumb_symbols) return false;
+  if (!has_thumb_state(file)) return false;
   uint64_t start = function ? function->address : 0;
   if (address < start) return false;
   bool thumb = function && function->thumb;
@@ -30,8 +38,8 @@ std::optional<Error> thumb_refusal(const ElfFile& file, const Symbol* function, 
 }
 
 std::optional<Error> thumb_refusal(Binary& binary, uint64_t address, const std::string& what) {
-  const arch::Table* arch_table = arch::by_machine(binary.file().machine(), binary.file().elf_class());
-  if (!arch_table || !arch_table->thumb_symbols) return std::nullopt;
+  // Checked first, so a file of another architecture reads no symbol table for this.
+  if (!has_thumb_state(binary.file())) return std::nullopt;
   auto table = binary.symbols();
   return thumb_refusal(binary.file(), table ? (*table)->containing(address) : nullptr, address, what);
 }
