@@ -4,8 +4,10 @@
 // kernel/bpf/ringbuf.c declares both positions `unsigned long`: 8 bytes on a 64-bit kernel,
 // 4 on a 32-bit one, where the next word of the producer page is `pending_pos` (6.10, and
 // the stable kernels it was backported to). Read as a u64 there, the producer position took
-// pending_pos as its high half, so the reader ran on through zeroed memory for ~2^32 records
-// and never returned: exit() and interval hung on armmp.
+// pending_pos as its high half, so the reader would run on through zeroed memory for ~2^32
+// records. (Seen on armmp: exit() and interval hung; whether this was the cause is not yet
+// checked in an arm guest.) A 32-bit rawprobe on a 64-bit kernel would need 8 here; the
+// default assumes rawprobe runs on a kernel of its own width.
 #pragma once
 #include <cstddef>
 #include <cstdint>
