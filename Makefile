@@ -114,19 +114,26 @@ FORCE:
 
 # Suites that `make test` runs; mk/vm.mk adds "vm" when qemu is present.
 TEST_SUITES := unit kernel
+# Suites that run in the background beside the others (tests/run-suites --beside).
+TEST_SUITES_BESIDE :=
+TEST_FETCH :=
 TEST_BUILDS := all $(BUILD)/unit-tests $(BUILD)/kernel-tests
 
 -include $(wildcard mk/*.mk)
 
-# Packages first (alone, so -j never compiles before the headers exist), then build, then run.
+# Packages first (alone, so -j never compiles before the headers exist), then what the suites
+# download (TEST_FETCH: VM kernels; one at a time, as apt wants), then build, then run.
 test: deps test-deps
+	$(MAKE) --no-print-directory -j1 test-fetch
 	$(MAKE) --no-print-directory test-builds
 	$(MAKE) --no-print-directory test-run
+test-fetch: $(TEST_FETCH)
 test-builds: $(TEST_BUILDS)
 asan-builds: $(filter-out %-static %-static.stripped,$(TEST_BUILDS))
 # A separate make, so fragments that look for tools (mk/vm.mk: qemu) see what deps installed.
 test-run:
-	BUILD=$(BUILD) CAPSTONE=$(CAPSTONE) SIZE_LIMIT=$(SIZE_LIMIT) tests/run-suites $(TEST_SUITES)
+	BUILD=$(BUILD) CAPSTONE=$(CAPSTONE) SIZE_LIMIT=$(SIZE_LIMIT) tests/run-suites $(TEST_SUITES) \
+	  $(if $(strip $(TEST_SUITES_BESIDE)),--beside $(TEST_SUITES_BESIDE))
 
 # `make asan`: the unit and kernel suites under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in their own directory (never mixed with build/'s objects). What is built is what
@@ -168,6 +175,6 @@ install: $(BUILD)/rawprobe-static.stripped $(if $(BPFASM_MAIN),$(BUILD)/bpfasm)
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
 
-.PHONY: all static size test test-builds test-run asan asan-builds deps test-deps install clean FORCE
+.PHONY: all static size test test-fetch test-builds test-run asan asan-builds deps test-deps install clean FORCE
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -74,17 +74,26 @@ vmshell: vm-images
 # and the arm64 one (suite vm-aarch64: its own cross build in $(BUILD)/aarch64, its 6.1 kernel
 # only, VM_SERIES_aarch64, for CI's time; tests/vm/README.md) when qemu-system-aarch64 and the
 # aarch64 cross compiler are there too, unless VM_AARCH64 is empty (`make test VM_AARCH64=`).
+# Both run beside the other suites (tests/run-suites --beside), the arm64 one first named: its
+# cross build and then its guest are the longest chain of the run.
+# What they download (kernels, busybox, the target's libraries) is fetched before any suite
+# starts (test-fetch), so that no two apt runs meet.
 VM_AARCH64 ?= 1
 ifneq ($(shell command -v qemu-system-x86_64 2>/dev/null),)
-TEST_SUITES += vm
+TEST_SUITES_BESIDE += vm
 TEST_BUILDS += $(BUILD)/rawprobe-static $(BUILD)/kernel-tests-static
+TEST_FETCH += vm-kernels
 endif
 VM_SERIES_aarch64 ?= 6.1
 export VM_SERIES_aarch64
 ifndef CROSS
 ifneq ($(and $(VM_AARCH64),$(shell command -v qemu-system-aarch64 2>/dev/null),$(shell command -v aarch64-linux-gnu-g++ 2>/dev/null)),)
-TEST_SUITES += vm-aarch64
+TEST_SUITES_BESIDE := vm-aarch64 $(TEST_SUITES_BESIDE)
+TEST_FETCH += vm-fetch-aarch64
 endif
 endif
+vm-fetch-aarch64:
+	$(MAKE) --no-print-directory ARCH=aarch64 BUILD=$(BUILD)/aarch64 VM_SERIES="$(VM_SERIES_aarch64)" \
+	  vm-deps vm-kernels $(BUILD)/aarch64/vm/busybox
 
-.PHONY: vm-deps vm-kernels vm-initramfs vm-images vmtest vmshell static-audit
+.PHONY: vm-fetch-aarch64 vm-deps vm-kernels vm-initramfs vm-images vmtest vmshell static-audit

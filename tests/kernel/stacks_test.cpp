@@ -7,11 +7,14 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "elf/binary.h"
+#include "elf/resolve.h"
 #include "tests/kernel/cli_run.h"
 
 namespace rawprobe::cli_test {
@@ -222,11 +225,46 @@ TEST_CASE("profile:hz:99 names the CPU-bound sample's hot function first by coun
   CHECK(offset < nm[name].size);
 }
 
+// The probe on `function` of `path` (the sample's own -O0 code) whose user stack holds the
+// function's caller. On x86_64 that is the function's first instruction: the kernel adds the
+// return address the call just pushed. An arm64 call leaves it in the link register until the
+// prologue stores the frame record (stp x29, x30, [sp, #-N]!; mov x29, sp), and the kernel's
+// frame-pointer walk reads only frame records, so there the probe goes on the instruction
+// after `mov x29, sp`, found in the function's own bytes.
+std::string probe_with_caller_frame(const std::string& path, const std::string& function) {
+#if defined(__aarch64__)
+  auto binary = elf::Binary::open(path);
+  REQUIRE_MESSAGE(binary.ok(), binary.error().message());
+  auto sites = elf::resolve_function(*binary, function, 0, {});
+  REQUIRE_MESSAGE(sites.ok(), sites.error().message());
+  REQUIRE(sites->size() == 1);
+  auto symbols = binary->symbols();
+  REQUIRE(symbols.ok());
+  uint64_t size = 0;
+  for (const elf::Symbol& symbol : (*symbols)->functions())
+    if (symbol.name == function) size = symbol.size;
+  auto code = binary->file().bytes_at((*sites)[0].file_offset, size, function);
+  REQUIRE_MESSAGE(code.ok(), code.error().message());
+  const uint32_t mov_x29_sp = 0x910003fd;
+  for (uint64_t at = 0; at + 4 <= code->size(); at += 4) {
+    uint32_t insn = 0;
+    std::memcpy(&insn, code->data() + at, 4);
+    if (insn == mov_x29_sp) return function + "+" + std::to_string(at + 4);
+  }
+  FAIL("no 'mov x29, sp' in " << function << " of " << path);
+  return function;
+#else
+  (void)path;
+  return function;
+#endif
+}
+
 TEST_CASE("-f folded: one 'frames count' line per stack, root first, counts from the sample's own report") {
   const std::string fun = sample("fun");
   // The sample's "I'm bar" lines are not the tracer's: sent away.
   RunResult r = run_rawprobe({"-f", "folded", "-c", "sh -c 'exec " + fun + " 20000 >/dev/null'", "-e",
-                              "uprobe:" + fun + ":bar { @[ustack] = count(); }"});
+                              "uprobe:" + fun + ":" + probe_with_caller_frame(fun, "bar") +
+                                  " { @[ustack] = count(); }"});
   INFO(r.out, r.err);
   REQUIRE(r.status == 0);
   // "fun.c calls: fun=3 foo=6 bar=9": bar runs once from every foo, the rest from fun.
