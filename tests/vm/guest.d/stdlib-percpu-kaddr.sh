@@ -5,10 +5,21 @@
 # oracle is /proc's own list of processes: rawprobe's sum over every possible CPU must lie
 # between the counts of /proc/PID directories before and after its run, plus rawprobe itself.
 #   stdlib-percpu-kaddr/sum       bpf_per_cpu_ptr over CPUs 0..N-1 sums to the processes /proc lists
+#                                 (without CONFIG_KALLSYMS_ALL: rawprobe's refusal naming it)
 #   stdlib-percpu-kaddr/this-cpu  bpf_this_cpu_ptr reads what bpf_per_cpu_ptr(cpu) reads
 
+# A kernel built without CONFIG_KALLSYMS_ALL (Debian's arm64 6.1) lists no variables: there
+# rawprobe must refuse the script by name, before loading anything.
 if ! grep -q ' process_counts$' /proc/kallsyms; then
-  vm_result stdlib-percpu-kaddr/sum SKIP "/proc/kallsyms has no process_counts (CONFIG_KALLSYMS_ALL off)"
+  "$RAWPROBE" -e 'BEGIN { $p = percpu_kaddr("process_counts", 0); printf("%d\n", $p != 0); exit(); }' \
+    >out.percpu 2>err.percpu
+  rc=$?
+  if [ "$rc" -ne 0 ] && grep -q "no 'process_counts' here" err.percpu && grep -q CONFIG_KALLSYMS_ALL err.percpu &&
+     [ ! -s out.percpu ]; then
+    vm_result stdlib-percpu-kaddr/sum PASS "kallsyms lists no process_counts (CONFIG_KALLSYMS_ALL off): refused, exit $rc"
+  else
+    vm_result stdlib-percpu-kaddr/sum FAIL "kallsyms lists no process_counts; exit $rc, out '$(head -c 100 out.percpu)': $(head -c 300 err.percpu)"
+  fi
   return 0 2>/dev/null || exit 0
 fi
 possible=$(cat /sys/devices/system/cpu/possible)
