@@ -5,7 +5,8 @@
  *
  *   watch_writes N
  * Output:
- *   addr 0x4c6f30        where `watched` is (8 bytes, 8-aligned)
+ *   addr 0x4c6f30        where `watched` is (8-aligned)
+ *   size 8               its size: a long, 4 bytes on 32-bit arm
  *   writes 5             how many times it was written */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   printf("addr %p\n", (void*)&watched);
+  printf("size %zu\n", sizeof watched);
   fflush(stdout);
   long writes = 0;
   for (long i = 0; i < n; ++i) {

@@ -7,6 +7,7 @@
 // Every function (tracepoint) a block attaches to must give the parameter one type: the block's code has
 // one type per expression (each function still gets its own program).
 #include "engine/ctypes/ctype.h"
+#include "engine/lang/preprocess.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/lang/suggest.h"
 #include "engine/probes/btf_functions.h"
@@ -102,7 +103,12 @@ void Checker::iter_ctx(Expr& e) {
     }
   ctypes::CTypeRef record = c_types().find(ctypes::CKind::Struct, "bpf_iter__" + spec.name);
   if (!record) {
-    error(e.span, "the kernel's BTF has no struct bpf_iter__" + spec.name + " to type ctx with");
+    if (!kernel_has_btf())
+      error(e.span, "ctx of iter:" + spec.name + " is a struct bpf_iter__" + spec.name +
+                        " *, a type of the kernel's BTF, and this kernel has none (no /sys/kernel/btf/vmlinux): "
+                        "iterators need a kernel built with CONFIG_DEBUG_INFO_BTF (Linux 5.8 or later)");
+    else
+      error(e.span, "the kernel's BTF has no struct bpf_iter__" + spec.name + " to type ctx with");
     return;
   }
   e.type = c_value(c_types().pointer_to(record), false, e.span);

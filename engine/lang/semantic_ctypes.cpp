@@ -241,8 +241,14 @@ void Checker::record_field(Expr& e) {
     }
   }
   if (!record || !ctypes::is_record(record)) {
-    error(e.span, "Can not access field '" + e.name + "' on type '" + type_name(base.type) + "'" +
-                      (base.type.is_pointer() ? ": it does not point to a struct or union" : ""));
+    std::string why = base.type.is_pointer() ? ": it does not point to a struct or union" : "";
+    // curtask is a struct task_struct * only where the kernel's BTF declares that struct.
+    if (base.kind == ExprKind::Builtin && base.builtin == BuiltinId::Curtask && !base.type.is_pointer())
+      why = ": curtask is a 'struct task_struct *' only where the kernel's BTF declares that struct, and this "
+            "kernel has none (no /sys/kernel/btf/vmlinux: it was built without CONFIG_DEBUG_INFO_BTF=y); run on a "
+            "kernel with BTF, or declare struct task_struct in the script and cast: "
+            "((struct task_struct *)curtask)->" + e.name;
+    error(e.span, "Can not access field '" + e.name + "' on type '" + type_name(base.type) + "'" + why);
     return;
   }
   std::optional<ctypes::CMember> m = ctypes::find_member(record, e.name);

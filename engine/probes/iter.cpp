@@ -69,7 +69,7 @@ Result<std::vector<IterTarget>> iter_targets(const std::string& pattern) {
   Result<btf::KernelTypes*> kernel = btf::host_kernel_types();
   if (!kernel)
     return make_error("read the kernel's BTF", "/sys/kernel/btf/vmlinux",
-                      "iterators need a kernel with BTF (CONFIG_DEBUG_INFO_BTF, Linux 5.8 or later)");
+                      "iterators need a kernel built with CONFIG_DEBUG_INFO_BTF (Linux 5.8 or later)");
   std::vector<IterTarget> out;
   for (const auto& f : (*kernel)->function_names([](std::string_view m) { return m == "vmlinux"; })) {
     if (f.name.rfind(kFuncPrefix, 0) != 0) continue;

@@ -20,6 +20,7 @@
 // with that hint.
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
+#include <elf.h>
 
 #include <unistd.h>
 
@@ -71,6 +72,18 @@ Status parse_function_argument(const std::string& text, lang::ProbeSpec& out) {
   return {};
 }
 
+// Why the kernel refused a breakpoint of `length` bytes with EINVAL, for this host's CPU.
+std::string breakpoint_einval_hint(uint64_t length) {
+  const arch::Table& host = arch::host();
+  // 32-bit arm's debug unit watches 8 bytes only where the kernel found it can (it writes an
+  // 8-byte byte-address-select mask and reads it back); a long there is 4 bytes.
+  if (host.e_machine == EM_ARM && length == 8)
+    return "this CPU's debug unit watches at most 4 bytes (arm32: a long or a pointer is 4 bytes): watch 1, 2 or 4";
+  if (host.e_machine == EM_X86_64 || host.e_machine == EM_386)
+    return "this CPU cannot watch that combination (x86 cannot watch reads alone: use rw)";
+  return "this CPU cannot watch that combination of length and access";
+}
+
 // The watchpoint's perf event on `address` in the point's process.
 Result<sys::PerfAttachment> open_breakpoint(const AttachPoint& p, uint64_t address, int prog_fd, uint64_t cookie) {
   perf_event_attr attr{};
@@ -87,7 +100,7 @@ Result<sys::PerfAttachment> open_breakpoint(const AttachPoint& p, uint64_t addre
       e.hint = "every debug register is in use (x86 has 4, shared by all breakpoints of the task and "
                "debuggers); watch fewer addresses";
     else if (e.err == EINVAL)
-      e.hint = "this CPU cannot watch that combination (x86 cannot watch reads alone: use rw)";
+      e.hint = breakpoint_einval_hint(p.offset);
     else if (e.err == ENOENT || e.err == EOPNOTSUPP)
       e.hint = "this kernel has no breakpoint PMU (CONFIG_HAVE_HW_BREAKPOINT)";
     return e;

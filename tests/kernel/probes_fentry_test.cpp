@@ -226,15 +226,18 @@ TEST_CASE("-lv fentry:vfs_read names the parameters bpftool's BTF dump gives, wi
 }
 }
 
-TEST_CASE("watchpoint:ADDR:8:w counts the writes samples/watch_writes reports, beyond those of its exec") {
-  // The address: the sample's own report (built -no-pie, so it is the same in every run).
+TEST_CASE("watchpoint:ADDR:SIZE:w counts the writes samples/watch_writes reports, beyond those of its exec") {
+  // The address and size of its long: the sample's own report (built -no-pie, so the address
+  // is the same in every run; the size is 8, or 4 on 32-bit arm).
   std::string ww = sample("watch_writes");
   RunResult where = run({ww, "0"});
   REQUIRE(where.status == 0);
   std::string addr = where.out.substr(5, where.out.find('\n') - 5);
+  const std::string size = std::to_string(report_value(where.out, "size"));
+  REQUIRE(static_cast<long>(sizeof(long)) == report_value(where.out, "size"));
   auto writes_seen = [&](int n) {
     RunResult r = run_rawprobe({"-c", ww + " " + std::to_string(n), "-e",
-                                "watchpoint:" + addr + ":8:w { @writes = count(); }"});
+                                "watchpoint:" + addr + ":" + size + ":w { @writes = count(); }"});
     INFO(r.out, r.err);
     REQUIRE(r.status == 0);
     CHECK(report_value(r.out, "writes") == n);

@@ -136,10 +136,22 @@ TEST_CASE("curtask is a struct task_struct * when the kernel's types have one") 
   REQUIRE(r.ok);
   CHECK(type_name(r.program.info.maps[r.program.info.find_map("@t")].value) == "struct task_struct *");
   CHECK(type_name(r.program.info.maps[r.program.info.find_map("@p")].key[0]) == "string[16]");
-  // Without kernel types it stays an integer, and a field of it is an error naming the type.
+  // Without kernel types it stays an integer, and a field of it is an error naming the type,
+  // the missing BTF, and the cast that works without it.
   FrontEndResult plain = run_front_end(src, {});
   CHECK(!plain.ok);
-  CHECK(test::error_text(plain).find("Can not access field 'comm' on type 'unsigned int64'") != std::string::npos);
+  const std::string text = test::error_text(plain);
+  INFO(text);
+  CHECK(text.find("s.bt:1:22: error: Can not access field 'comm' on type 'unsigned int64': curtask is a "
+                  "'struct task_struct *' only where the kernel's BTF declares that struct") != std::string::npos);
+  CHECK(text.find("CONFIG_DEBUG_INFO_BTF=y") != std::string::npos);
+  CHECK(text.find("((struct task_struct *)curtask)->comm") != std::string::npos);
+  // That cast, with the struct declared in the script, needs no kernel types.
+  SourceFile cast("s.bt", "struct task_struct { long state; int pid; int tgid; char comm[16]; };\n"
+                          "kprobe:vfs_read { @p[((struct task_struct *)curtask)->comm] = 1; }\n");
+  FrontEndResult declared = run_front_end(cast, {});
+  INFO(test::error_text(declared));
+  CHECK(declared.ok);
 }
 
 }  // namespace

@@ -12,7 +12,8 @@
 #                                                      tracepoint, kernel symbol or struct
 #                                                      field it names is verifiably absent
 #                                                      here (busybox guests have no bash, libc
-#                                                      or libcrypto; arm64 has no open())
+#                                                      or libcrypto; arm64 has no open();
+#                                                      armmp kernels have no BTF)
 #                         FAIL otherwise, with rawprobe's error
 #   bpftrace-tools/clean-N  no rawprobe_* event is left behind
 T=/sys/kernel/tracing
@@ -55,6 +56,13 @@ lacking() {  # FIRST_ERROR_LINE
     sym=${line#*resolve kernel symbol \'}; sym=${sym%%\'*}
     if ! vm_config_enabled CONFIG_KALLSYMS_ALL && ! grep -q " $sym$" /proc/kallsyms; then
       echo "no symbol $sym in /proc/kallsyms (a data symbol; this kernel is built without CONFIG_KALLSYMS_ALL)"
+    fi
+    ;;
+  *"CONFIG_DEBUG_INFO_BTF"*)
+    # Kernel types (an #include of a kernel header, curtask's fields) come from the kernel's
+    # BTF, which the armmp kernels are built without.
+    if ! vm_config_enabled CONFIG_DEBUG_INFO_BTF && [ ! -e /sys/kernel/btf/vmlinux ]; then
+      echo "no kernel BTF (CONFIG_DEBUG_INFO_BTF is not set), where kernel types come from"
     fi
     ;;
   *"does not contain a field named '"*)
