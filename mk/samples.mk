@@ -4,7 +4,11 @@
 #                                    (tests find them through RAWPROBE_SAMPLES, default here)
 #   $(BUILD)/samples/static/<name>   the same, -static, for the VM harness's initramfs
 SAMPLES_CC     ?= gcc
-SAMPLES_CFLAGS := -O0
+# 32-bit arm: ARM code, not the Thumb-2 that Debian's armhf gcc emits by default. The kernel's
+# arm uprobes take ARM-state instructions only (rawprobe refuses Thumb code by name), and these
+# programs are there to be traced.
+SAMPLES_ARCH_CFLAGS_arm := -marm
+SAMPLES_CFLAGS := -O0 $(SAMPLES_ARCH_CFLAGS_$(ARCH))
 SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes watch_calls exec_calls soak_calls thread_signals drop_caps
 SAMPLE_LIBS_read_rand := -lpthread
 SAMPLE_LIBS_thread_signals := -lpthread

@@ -28,7 +28,7 @@ $(BUILD)/kernel-tests-static: $(KERNEL_OBJS) $(LIBS)
 STATIC_SAMPLES += $(BUILD)/samples/static/usdt_args_O2
 $(BUILD)/samples/static/usdt_args_O2: samples/usdt_args.c $(ELF_SDT_INCLUDE)/sys/sdt.h
 	@mkdir -p $(@D)
-	$(SAMPLES_CC) -O2 -static -I$(ELF_SDT_INCLUDE) $< -o $@
+	$(SAMPLES_CC) -O2 $(SAMPLES_ARCH_CFLAGS_$(ARCH)) -static -I$(ELF_SDT_INCLUDE) $< -o $@
 
 ifdef CROSS
 # A guest of the target architecture: its busybox, and the USDT samples compiled with the

@@ -87,6 +87,13 @@ Error verifier_report(const Error& err, const std::string& probe_description,
                   "lists in btf_allowlist_d_path: security_file_open, security_file_permission, "
                   "security_inode_getattr, security_path_truncate, vfs_truncate, vfs_fallocate, dentry_open, "
                   "vfs_getattr, filp_close (Linux 6.12); e.g. fentry:security_file_open { path(args.file->f_path) }";
+  // The kernel's fixup_call_args: a program its JIT did not compile runs in the interpreter,
+  // which takes no callback (bpf_loop, bpf_for_each_map_elem).
+  if (err.detail.find("callbacks are not allowed in non-JITed programs") != std::string::npos)
+    report.hint = "this kernel runs the program in its interpreter, which allows no callbacks: rawprobe compiles "
+                  "`for` loops and len(@map) into them. Turn the JIT on (sysctl net.core.bpf_jit_enable=1; "
+                  "32-bit arm's kernels leave it off) where the architecture's JIT takes bpf-to-bpf calls, or "
+                  "write the loop as `while`";
   return report;
 }
 

@@ -10,6 +10,7 @@
 
 #include "engine/base/type_names.h"
 #include "engine/ctypes/decl_parser.h"
+#include "engine/lang/preprocess.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/lang/suggest.h"
 #include "engine/probes/probe_types.h"
@@ -117,13 +118,17 @@ CTypeRef Checker::resolve_type(const TypeName& name) {
   CTypeRef t = types.find(name.tag, name.name);
   if (!t) {
     std::string written = std::string(tag_text(name.tag)) + name.name;
+    // Where the kernel publishes no BTF, the kernel's types cannot be what is missing: say so.
+    const std::string no_btf = kernel_has_btf() ? ""
+                                                : " (this kernel has no BTF, where kernel types come from: it was built "
+                                                  "without CONFIG_DEBUG_INFO_BTF=y)";
     if (name.tag == CKind::Typedef) {
-      error(name.span, "Unknown type: '" + written + "': neither the script nor kernel BTF defines it" +
+      error(name.span, "Unknown type: '" + written + "': neither the script nor kernel BTF defines it" + no_btf +
                            did_you_mean(name.name, types.own_names(CKind::Typedef)));
     } else {
       const char* what = name.tag == CKind::Enum ? "enum" : "struct/union";
-      error(name.span, std::string("Unknown ") + what + ": '" + written +
-                           "': define it before the probes (or run where kernel BTF has it)" +
+      error(name.span, std::string("Unknown ") + what + ": '" + written + "': define it before the probes" +
+                           (no_btf.empty() ? " (or run where kernel BTF has it)" : no_btf) +
                            did_you_mean(name.name, types.own_names(name.tag)));
     }
     return nullptr;

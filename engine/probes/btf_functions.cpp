@@ -6,6 +6,7 @@
 #include "elf/symbol_match.h"
 #include "engine/btf/host_kernel_types.h"
 #include "engine/probes/btf_trace_names.h"
+#include "engine/sys/features.h"
 #include "engine/sys/host_root.h"
 #include "engine/sys/tracefs.h"
 
@@ -124,7 +125,10 @@ Result<std::vector<TypedArguments>> typed_arguments(const lang::ProbeSpec& spec)
     }
     if (out.empty())
       return make_error("type the arguments of " + spec.canonical(), spec.raw,
-                        "the kernel's BTF declares no btf_trace_" + spec.name + "; read arg0, arg1, ... instead");
+                        sys::has(sys::Feature::kernel_btf)
+                            ? "the kernel's BTF declares no btf_trace_" + spec.name + "; read arg0, arg1, ... instead"
+                            : "this kernel has no BTF (built without CONFIG_DEBUG_INFO_BTF), which types a raw "
+                              "tracepoint's arguments; read arg0, arg1, ... instead");
     return out;
   }
   Result<std::vector<BtfFunction>> functions = btf_functions(spec.target, spec.func);

@@ -23,6 +23,7 @@
 #include "engine/probes/providers.h"
 #include "engine/probes/tracing_refusal.h"
 #include "engine/sys/bpffs.h"
+#include "engine/sys/features.h"
 #include "engine/sys/tracing.h"
 
 namespace rawprobe::probes {
@@ -150,6 +151,14 @@ class IterProvider final : public Provider {
       set.add_iterator(std::move(*link), std::move(*iter), "iterator (BPF_LINK_CREATE + BPF_ITER_CREATE): " + p.name);
       return {};
     });
+  }
+
+  // Iterators are typed and attached through the kernel's BTF: a kernel without it (Debian's
+  // armmp) has none to list, and the whole listing goes on without them.
+  std::string unavailable(std::string_view name) const override {
+    if (sys::has(sys::Feature::kernel_btf)) return "";
+    return "this kernel has no BTF (no /sys/kernel/btf/vmlinux): no " + std::string(name) +
+           " probes to list; iterators need a kernel built with CONFIG_DEBUG_INFO_BTF (Linux 5.8 or later)";
   }
 
   Status list(const ListRequest& request, ListSink& sink) const override {

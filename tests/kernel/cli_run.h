@@ -57,6 +57,10 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+// Whether the kernel publishes its BTF: Debian's armmp kernels (CONFIG_DEBUG_INFO_BTF off) do
+// not, and there what needs kernel types must be refused, saying so.
+inline bool kernel_btf_present() { return access("/sys/kernel/btf/vmlinux", F_OK) == 0; }
+
 // A sanitizer's report in a child's output (`make asan` builds rawprobe with ASan and UBSan).
 // ASan's reports also go to files there (log_path), but UBSan's ignore log_path when it runs
 // inside ASan's runtime, and a finding may exit with the very status an error-path test expects.
@@ -200,6 +204,36 @@ inline RunResult run(const std::vector<std::string>& argv, int seconds = 60) {
 inline RunResult run_rawprobe(std::vector<std::string> args, int seconds = 60) {
   args.insert(args.begin(), rawprobe_path());
   return run(args, seconds);
+}
+
+// On a kernel without BTF (kernel_btf_present() false): rawprobe ARGS, which need kernel types,
+// must be refused before anything runs: exit 1, nothing on stdout, and an error naming the
+// config option that gives a kernel its BTF.
+inline void check_refused_without_btf(std::vector<std::string> args) {
+  RunResult r = run_rawprobe(std::move(args));
+  INFO("without kernel BTF: ", r.out, r.err);
+  CHECK(r.status == 1);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("CONFIG_DEBUG_INFO_BTF") != std::string::npos);
+}
+
+// Whether the kernel runs BPF programs in its interpreter: net.core.bpf_jit_enable is 0, as
+// Debian's armmp kernels leave it. The interpreter takes no callbacks (bpf_loop,
+// bpf_for_each_map_elem), which `for` loops and len(@map) are made of.
+inline bool kernel_interprets_bpf() {
+  std::string enabled = read_file("/proc/sys/net/core/bpf_jit_enable");
+  return !enabled.empty() && enabled[0] == '0';
+}
+
+// Where kernel_interprets_bpf(): a `for` loop must be refused with the hint that names the
+// interpreter. True then, after checking it; false where the JIT runs programs.
+inline bool checked_interpreter_refusal() {
+  if (!kernel_interprets_bpf()) return false;
+  RunResult r = run_rawprobe({"-e", "BEGIN { for ($i : 0..3) { print($i); } exit(); }"});
+  INFO("in the interpreter: ", r.out, r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("this kernel runs the program in its interpreter, which allows no callbacks") != std::string::npos);
+  return true;
 }
 
 // `target`, already running and waiting for `go`, traced with `rawprobe -p PID -e SCRIPT`:

@@ -132,3 +132,27 @@ TEST_CASE("a bare -l without tracefs mounts it and lists everything; unable to m
 }
 
 TEST_SUITE_END();
+
+namespace rawprobe::cli_test {
+namespace {
+
+// Iterators are typed and attached through the kernel's BTF. Where it is missing (Debian's
+// armmp kernels, and here by RAWPROBE_PRETEND_MISSING), the whole listing goes on without
+// them, and a listing that names them says why.
+TEST_CASE("without kernel BTF, -l leaves iter probes out and exits 0; -l 'iter:*' says why") {
+  RunResult all = run({"env", "RAWPROBE_PRETEND_MISSING=kernel_btf", rawprobe_path(), "-l"});
+  INFO(all.err);
+  REQUIRE(all.status == 0);
+  CHECK(!all.out.empty());
+  CHECK(all.out.find("\niter:") == std::string::npos);
+  CHECK(all.out.rfind("iter:", 0) != 0);
+  RunResult iter = run({"env", "RAWPROBE_PRETEND_MISSING=kernel_btf", rawprobe_path(), "-l", "iter:*"});
+  INFO(iter.err);
+  CHECK(iter.status == 0);
+  CHECK(iter.out.empty());
+  CHECK(iter.err.find("note: this kernel has no BTF (no /sys/kernel/btf/vmlinux): no iter probes to list; "
+                      "iterators need a kernel built with CONFIG_DEBUG_INFO_BTF") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace rawprobe::cli_test

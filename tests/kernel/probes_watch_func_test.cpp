@@ -73,6 +73,8 @@ TEST_CASE("watchpoint:FUNC+argN's limits are refused before anything attaches, n
   // The first argument past the calling convention's argument registers.
 #if defined(__aarch64__)
       {"watchpoint:increment+arg8:4:w", "arg8 is not a register argument of aarch64 (arg0..arg7)"},
+#elif defined(__arm__)
+      {"watchpoint:increment+arg4:4:w", "arg4 is not a register argument of arm (arg0..arg3)"},
 #else
       {"watchpoint:increment+arg6:4:w", "arg6 is not a register argument of x86_64 (arg0..arg5)"},
 #endif

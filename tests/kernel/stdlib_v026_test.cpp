@@ -185,7 +185,7 @@ TEST_SUITE_END();
 TEST_CASE("functions without arguments are used bare, and the is_* tests answer from the argument's type") {
   // docs/stdlib.md: "all functions or macros that don't have arguments or have default arguments
   // can be invoked with or without the call syntax".
-  RunResult r = run_rawprobe(
+  const std::vector<std::string> args =
       {"-e",
        "BEGIN { $s = \"str\"; $i = -1; $u = (uint8)1; $p = curtask;"
        " printf(\"%d %d\\n\", ppid == ppid(), pcomm == pcomm());"
@@ -194,7 +194,10 @@ TEST_CASE("functions without arguments are used bare, and the is_* tests answer 
        " printf(\"%d %d %d\\n\", is_str($s), is_str(comm), is_str($i));"
        " printf(\"%d %d\\n\", is_ptr($p), is_ptr($i));"
        " printf(\"%d %d\\n\", is_array(((struct task_struct *)curtask)->signal->rlim), is_array($s));"
-       " printf(\"%d %d %d\\n\", is_literal(1), is_literal(\"a\"), is_literal($i)); exit(); }"});
+       " printf(\"%d %d %d\\n\", is_literal(1), is_literal(\"a\"), is_literal($i)); exit(); }"};
+  // curtask's struct task_struct comes from the kernel's BTF.
+  if (!kernel_btf_present()) return check_refused_without_btf(args);
+  RunResult r = run_rawprobe(args);
   INFO(r.err);
   REQUIRE(r.status == 0);
   // Each line: what the values' types say (int64, uint8, string, pointer; pid is a u32;
@@ -350,6 +353,7 @@ TEST_CASE("strcap is a string's capacity, NUL included: its size, which print sh
 }
 
 TEST_CASE("len(@m) is the number of elements the map prints") {
+  if (checked_interpreter_refusal()) return;
   for (int n : {1, 7, 40}) {
     CAPTURE(n);
     RunResult r = run_rawprobe({"-e", "BEGIN { for $i : 0.." + std::to_string(n) +
