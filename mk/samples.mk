@@ -30,6 +30,8 @@ $(STATIC_SAMPLES): $(BUILD)/samples/static/%: samples/%.c
 	@mkdir -p $(@D)
 	$(SAMPLES_CC) $(SAMPLES_CFLAGS) -static $< -o $@ $(SAMPLE_LIBS_$*)
 
+# Built again when their flags here change (the armhf build's -marm).
+$(SAMPLES) $(STATIC_SAMPLES): mk/samples.mk
 samples: $(SAMPLES) $(STATIC_SAMPLES)
 all: samples
 TEST_BUILDS += samples

@@ -26,7 +26,7 @@ $(BUILD)/kernel-tests-static: $(KERNEL_OBJS) $(LIBS)
 # memory (-4@x2, -8@[x1, 8] on arm64; %rip-relative globals on x86_64), where the -O0 build's
 # are stack slots (8@[sp, 16], -4@-20(%rbp)). guest.d/usdt-operands.sh traces both.
 STATIC_SAMPLES += $(BUILD)/samples/static/usdt_args_O2
-$(BUILD)/samples/static/usdt_args_O2: samples/usdt_args.c $(ELF_SDT_INCLUDE)/sys/sdt.h
+$(BUILD)/samples/static/usdt_args_O2: samples/usdt_args.c $(ELF_SDT_INCLUDE)/sys/sdt.h mk/samples.mk
 	@mkdir -p $(@D)
 	$(SAMPLES_CC) -O2 $(SAMPLES_ARCH_CFLAGS_$(ARCH)) -static -I$(ELF_SDT_INCLUDE) $< -o $@
 

@@ -91,9 +91,9 @@ Error verifier_report(const Error& err, const std::string& probe_description,
   // which takes no callback (bpf_loop, bpf_for_each_map_elem).
   if (err.detail.find("callbacks are not allowed in non-JITed programs") != std::string::npos)
     report.hint = "this kernel runs the program in its interpreter, which allows no callbacks: rawprobe compiles "
-                  "`for` loops and len(@map) into them. Turn the JIT on (sysctl net.core.bpf_jit_enable=1; "
-                  "32-bit arm's kernels leave it off) where the architecture's JIT takes bpf-to-bpf calls, or "
-                  "write the loop as `while`";
+                  "`for` loops and len(@map) into them. Where the JIT is off (net.core.bpf_jit_enable 0), turn "
+                  "it on: sysctl net.core.bpf_jit_enable=1; 32-bit arm's JIT compiles no bpf-to-bpf calls "
+                  "either, so there write the loop as `while`";
   return report;
 }
 

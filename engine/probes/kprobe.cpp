@@ -155,6 +155,12 @@ Error about_point(Error e, const AttachPoint& p) {
     e.hint = "offset " + std::to_string(p.offset) + " is inside an instruction of " + p.func +
              ": the kernel's alignment rule refused it (every aarch64 instruction is 4 bytes, "
              "and a kprobe's offset must be a multiple of 4)";
+  // 32-bit arm's the same way for a kernel of ARM code (Debian's armmp: CONFIG_THUMB2_KERNEL
+  // is off); a Thumb-2 kernel refuses only an odd address.
+  else if (e.err == EINVAL && arch::host().name == "arm" && p.offset % 4 != 0)
+    e.hint = "offset " + std::to_string(p.offset) + " is inside an instruction of " + p.func +
+             ": the kernel's alignment rule refused it (an arm kernel's instructions are 4 bytes, "
+             "and a kprobe's offset must be a multiple of 4; a Thumb-2 kernel's, of 2)";
   // What the kernel answers for a blacklisted function, which expand() could not leave out.
   else if (e.err == EINVAL && !kprobe_blacklist().known())
     e.hint = "the kernel may have refused " + p.func + " because it is on the kprobe blacklist, "

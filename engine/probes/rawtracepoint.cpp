@@ -19,6 +19,7 @@
 #include "engine/probes/btf_trace_names.h"
 #include "engine/probes/providers.h"
 #include "engine/probes/tracepoint.h"
+#include "engine/sys/features.h"
 #include "engine/sys/host_root.h"
 #include "engine/sys/raw_tracepoint.h"
 
@@ -66,7 +67,12 @@ Error not_found(const lang::ProbeSpec& spec, const std::vector<RawTracepoint>& k
   }
   std::vector<std::string> names;
   for (const RawTracepoint& t : known) names.push_back(t.name);
-  return make_error(what, spec.raw, close_names_hint("rawtracepoint", lang::closest_names(spec.name, names)));
+  std::string hint = close_names_hint("rawtracepoint", lang::closest_names(spec.name, names));
+  // Tracepoints without a trace event (DECLARE_TRACE) are known only from the kernel's BTF.
+  if (!sys::has(sys::Feature::kernel_btf))
+    hint += "; this kernel has no BTF (built without CONFIG_DEBUG_INFO_BTF), so only the tracepoints tracefs "
+            "lists are known here, not those without a trace event";
+  return make_error(what, spec.raw, hint);
 }
 
 class RawTracepointProvider final : public Provider {

@@ -79,6 +79,12 @@ std::string breakpoint_einval_hint(uint64_t length) {
   // 8-byte byte-address-select mask and reads it back); a long there is 4 bytes.
   if (host.e_machine == EM_ARM && length == 8)
     return "this CPU's debug unit watches at most 4 bytes (arm32: a long or a pointer is 4 bytes): watch 1, 2 or 4";
+  // arch/arm/kernel/hw_breakpoint.c: a perf watchpoint (the default overflow handler) must be
+  // stepped over with a mismatch breakpoint, which not every ARMv7 debug unit has (qemu's
+  // cortex-a15 does not).
+  if (host.e_machine == EM_ARM)
+    return "32-bit arm's kernel sets a watchpoint only where the CPU's debug unit has mismatch breakpoints, to "
+           "step over the access it stops (arch/arm/kernel/hw_breakpoint.c); this CPU's has none";
   if (host.e_machine == EM_X86_64 || host.e_machine == EM_386)
     return "this CPU cannot watch that combination (x86 cannot watch reads alone: use rw)";
   return "this CPU cannot watch that combination of length and access";

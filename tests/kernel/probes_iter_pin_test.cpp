@@ -85,6 +85,8 @@ TEST_CASE("a pinned iterator refuses what needs rawprobe, and a taken or non-bpf
            (!kernel_btf_present() && r.err.find("CONFIG_DEBUG_INFO_BTF") != std::string::npos)));
     CHECK(r.err.find("BPF_LINK_CREATE") == std::string::npos);
   }
+  // A second pin on a taken path, where the first could pin (iterators need the kernel's BTF).
+  if (!kernel_btf_present()) return check_refused_without_btf({"-e", "iter:task:" + pin.name + " { printf(\"x\\n\"); }"});
   RunResult first = run_rawprobe({"-e", "iter:task:" + pin.name + " { printf(\"x\\n\"); }"});
   REQUIRE(first.status == 0);
   RunResult again = run_rawprobe({"--trace-syscalls", "-e", "iter:task:" + pin.name + " { printf(\"y\\n\"); }"});

@@ -18,6 +18,7 @@
 #include "engine/sys/bpf_prog.h"
 #include "engine/sys/call.h"
 #include "engine/sys/perf.h"
+#include "tests/kernel/cli_run.h"
 #include "tests/kernel/sys_support.h"
 #include "tests/unit/sys_trace_support.h"
 
@@ -106,7 +107,8 @@ TEST_CASE("the log buffer grows on ENOSPC until the whole log fits") {
   CHECK(info->type == BPF_PROG_TYPE_SOCKET_FILTER);
   CHECK(info->name == "long_log");
   CHECK(info->xlated.size() >= 1);
-  CHECK(info->jited_size > 0);
+  // JITed, unless the kernel runs programs in its interpreter (bpf_jit_enable 0: Debian's armmp).
+  CHECK((info->jited_size > 0) == !cli_test::kernel_interprets_bpf());
 }
 
 TEST_CASE("--trace-syscalls shows the real calls with their real results") {
@@ -177,7 +179,10 @@ TEST_CASE("uprobes inside instructions: arm64's kernel refuses every offset that
     CHECK(event.error().syscall == "perf_event_open");
   }
 }
-#else
+// x86: instructions of any length, so an offset may fall inside one. (32-bit arm's kernel-tests
+// is Thumb code, which arm uprobes cannot take at all; the A32 boundary refusal is checked by
+// `make cross-test ARCH=arm` on a sample built as ARM code, and by the guests' uprobe tests.)
+#elif defined(__x86_64__) || defined(__i386__)
 TEST_CASE("uprobes inside instructions: an int3 byte is always refused, every refusal is hinted") {
   // The kernel checks the instruction only when it installs the probe in a process that maps
   // the file, so probe the file this process runs. /proc/self/exe, not the path it names: a

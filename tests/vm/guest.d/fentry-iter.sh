@@ -14,7 +14,9 @@ sort -n out.iter | grep -E '^[0-9]+$' >iter.sorted
 comm -12 proc.before proc.after >proc.stable
 missing=$(comm -23 proc.stable iter.sorted | tr '\n' ' ')
 extra=$(sort -u proc.before proc.after | comm -13 - iter.sorted | tr '\n' ' ')
-if [ "$rc" -ne 0 ]; then
+if vm_no_btf fentry-iter/ends "$rc" err.iter; then
+  return 0 2>/dev/null || exit 0
+elif [ "$rc" -ne 0 ]; then
   vm_result fentry-iter/ends FAIL "exit $rc: $(head -c 300 err.iter)"
 else
   vm_result fentry-iter/ends PASS "exit 0 after $(wc -l <iter.sorted) tasks"
