@@ -42,7 +42,10 @@ sleep 0.3
 rc=$?
 kill "$listener" 2>/dev/null
 line=$(awk '$3 == "nc" && $4 == "127.0.0.1" && $6 == "127.0.0.1" && $7 == "9000"' out)
-if [ "$rc" -eq 0 ] && [ -n "$line" ]; then
+# tcpconnect includes kernel headers, whose types come from the kernel's BTF.
+if ! vm_config_enabled CONFIG_DEBUG_INFO_BTF; then
+  vm_refused bpftrace-tools-run/tcpconnect "$rc" err 'CONFIG_DEBUG_INFO_BTF' "BTF (CONFIG_DEBUG_INFO_BTF is not set)"
+elif [ "$rc" -eq 0 ] && [ -n "$line" ]; then
   vm_result bpftrace-tools-run/tcpconnect PASS "$line"
 else
   vm_result bpftrace-tools-run/tcpconnect FAIL "exit $rc; no 'nc 127.0.0.1 ... 127.0.0.1 9000' line in: $(head -c 400 out) $(head -c 200 err)"
