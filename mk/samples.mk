@@ -6,8 +6,9 @@
 SAMPLES_CC     ?= gcc
 # 32-bit arm: ARM code, not the Thumb-2 that Debian's armhf gcc emits by default. The kernel's
 # arm uprobes take ARM-state instructions only (rawprobe refuses Thumb code by name), and these
-# programs are there to be traced.
-SAMPLES_ARCH_CFLAGS_arm := -marm
+# programs are there to be traced. APCS frame records (-mapcs-frame: fp, ip, lr, pc), because
+# the arm kernel's user stack walk (perf_callchain_user, what ustack reads) follows those.
+SAMPLES_ARCH_CFLAGS_arm := -marm -mapcs-frame
 SAMPLES_CFLAGS := -O0 $(SAMPLES_ARCH_CFLAGS_$(ARCH))
 SAMPLE_NAMES   := hello fun read_rand hello_usdt open_read usdt_args cpu_spin sized_calls struct_arg watch_writes watch_calls exec_calls soak_calls thread_signals drop_caps
 SAMPLE_LIBS_read_rand := -lpthread

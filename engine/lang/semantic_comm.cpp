@@ -9,6 +9,7 @@
 // comm() without an argument is the comm builtin.
 #include "engine/base/type_names.h"
 #include "engine/ctypes/ctype.h"
+#include "engine/lang/preprocess.h"
 #include "engine/lang/semantic_internal.h"
 #include "engine/probes/btf_functions.h"
 
@@ -42,8 +43,11 @@ void Checker::call_comm(Expr& e) {
   uint32_t from_pid = probes::vmlinux_function_id("bpf_task_from_pid");
   uint32_t release = probes::vmlinux_function_id("bpf_task_release");
   if (!from_pid || !release)
-    return error(e.span, "comm(pid) needs the kernel's bpf_task_from_pid and bpf_task_release kfuncs (Linux 6.2), "
-                         "which this kernel's BTF does not have");
+    return error(e.span, std::string("comm(pid) needs the kernel's bpf_task_from_pid and bpf_task_release kfuncs "
+                                     "(Linux 6.2), ") +
+                             (kernel_has_btf() ? "which this kernel's BTF does not have"
+                                               : "which programs call through the kernel's BTF, and this kernel has "
+                                                 "none (built without CONFIG_DEBUG_INFO_BTF)"));
   ctypes::CTypeRef task = resolve_type(TypeName{ctypes::CKind::Struct, "task_struct", 0, e.span});
   if (!task) return;
   std::optional<ctypes::CMember> comm = ctypes::find_member(task, "comm");

@@ -227,12 +227,14 @@ TEST_CASE("profile:hz:99 names the CPU-bound sample's hot function first by coun
 
 // The probe on `function` of `path` (the sample's own -O0 code) whose user stack holds the
 // function's caller. On x86_64 that is the function's first instruction: the kernel adds the
-// return address the call just pushed. An arm64 call leaves it in the link register until the
-// prologue stores the frame record (stp x29, x30, [sp, #-N]!; mov x29, sp), and the kernel's
-// frame-pointer walk reads only frame records, so there the probe goes on the instruction
-// after `mov x29, sp`, found in the function's own bytes.
+// return address the call just pushed. An arm64 or arm call leaves it in the link register
+// until the prologue stores the frame record, and the kernel's frame-pointer walk reads only
+// frame records, so there the probe goes on the instruction after the one that sets the frame
+// pointer, found in the function's own bytes: arm64's `mov x29, sp` after
+// `stp x29, x30, [sp, #-N]!`; arm's `sub fp, ip, #4` after `push {fp, ip, lr, pc}` (the APCS
+// frame the armhf samples are built with, which the arm kernel's walk follows).
 std::string probe_with_caller_frame(const std::string& path, const std::string& function) {
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__arm__)
   auto binary = elf::Binary::open(path);
   REQUIRE_MESSAGE(binary.ok(), binary.error().message());
   auto sites = elf::resolve_function(*binary, function, 0, {});
@@ -245,13 +247,17 @@ std::string probe_with_caller_frame(const std::string& path, const std::string& 
     if (symbol.name == function) size = symbol.size;
   auto code = binary->file().bytes_at((*sites)[0].file_offset, size, function);
   REQUIRE_MESSAGE(code.ok(), code.error().message());
-  const uint32_t mov_x29_sp = 0x910003fd;
+#if defined(__aarch64__)
+  const uint32_t sets_frame = 0x910003fd;  // mov x29, sp
+#else
+  const uint32_t sets_frame = 0xe24cb004;  // sub fp, ip, #4
+#endif
   for (uint64_t at = 0; at + 4 <= code->size(); at += 4) {
     uint32_t insn = 0;
     std::memcpy(&insn, code->data() + at, 4);
-    if (insn == mov_x29_sp) return function + "+" + std::to_string(at + 4);
+    if (insn == sets_frame) return function + "+" + std::to_string(at + 4);
   }
-  FAIL("no 'mov x29, sp' in " << function << " of " << path);
+  FAIL("no instruction setting the frame pointer in " << function << " of " << path);
   return function;
 #else
   (void)path;
