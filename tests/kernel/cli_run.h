@@ -32,15 +32,23 @@ inline std::string rawprobe_path() {
 
 inline std::string sample(const std::string& name) { return sys::ktest::sample_path(name); }
 
-// The directory holding this build's rawprobe, and the source tree above it.
+// The directory holding this build's rawprobe, and the source tree it was built in: the
+// nearest directory above it that holds the Makefile's mk/ (build/ sits right below the tree,
+// the sanitized build's kernel cases two levels down, in build-fuzz/kernel/).
 inline std::string build_dir() {
   std::string exe = rawprobe_path();
   return exe.substr(0, exe.rfind('/'));
 }
 inline std::string source_root() {
   char real[PATH_MAX];
-  std::string dir = build_dir() + "/..";
-  return realpath(dir.c_str(), real) ? real : dir;
+  std::string dir = realpath(build_dir().c_str(), real) ? real : build_dir();
+  for (std::string up = dir; !up.empty();) {
+    if (access((up + "/mk/demo.mk").c_str(), F_OK) == 0) return up;
+    size_t slash = up.rfind('/');
+    if (slash == std::string::npos) break;
+    up.resize(slash);
+  }
+  return dir + "/..";
 }
 
 // A whole file as text ("" when it cannot be read).

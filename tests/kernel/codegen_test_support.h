@@ -27,6 +27,7 @@ namespace rawprobe::codegen::ktest {
 inline std::string with_samples(std::string text) {
   const std::pair<const char*, const char*> paths[] = {
       {"/tmp/read_rand", "read_rand"}, {"/tmp/usdt_hello", "hello_usdt"}, {"/tmp/fun", "fun"},
+      {"/tmp/struct_arg", "struct_arg"},
       {"USDT_ARGS_O2", "elf/usdt_args_O2"}, {"USDT_ARGS_O0", "elf/usdt_args_O0"}};
   for (const auto& [from, to] : paths) {
     std::string path = sys::ktest::sample_path(to);

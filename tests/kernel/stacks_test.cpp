@@ -233,8 +233,8 @@ TEST_CASE("profile:hz:99 names the CPU-bound sample's hot function first by coun
 // pointer, found in the function's own bytes: arm64's `mov x29, sp` after
 // `stp x29, x30, [sp, #-N]!`; arm's `sub fp, ip, #4` after `push {fp, ip, lr, pc}` (the APCS
 // frame the armhf samples are built with, which the arm kernel's walk follows).
-std::string probe_with_caller_frame(const std::string& path, const std::string& function) {
 #if defined(__aarch64__) || defined(__arm__)
+std::string probe_with_caller_frame(const std::string& path, const std::string& function) {
   auto binary = elf::Binary::open(path);
   REQUIRE_MESSAGE(binary.ok(), binary.error().message());
   auto sites = elf::resolve_function(*binary, function, 0, {});
@@ -259,11 +259,10 @@ std::string probe_with_caller_frame(const std::string& path, const std::string& 
   }
   FAIL("no instruction setting the frame pointer in " << function << " of " << path);
   return function;
-#else
-  (void)path;
-  return function;
-#endif
 }
+#else
+std::string probe_with_caller_frame(const std::string&, const std::string& function) { return function; }
+#endif
 
 TEST_CASE("-f folded: one 'frames count' line per stack, root first, counts from the sample's own report") {
   const std::string fun = sample("fun");

@@ -26,7 +26,12 @@ std::string sample_path(const std::string& name) {
   ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
   std::string exe(self, len > 0 ? static_cast<size_t>(len) : 0);
   size_t slash = exe.rfind('/');
-  return (slash == std::string::npos ? std::string("build") : exe.substr(0, slash)) + "/samples/" + name;
+  std::string samples = (slash == std::string::npos ? std::string("build") : exe.substr(0, slash)) + "/samples";
+  // The directory's own path, not a link to it (the sanitized build's samples link to the
+  // plain build's): the kernel and /proc/PID/maps name files by that path.
+  char real[4096];
+  if (::realpath(samples.c_str(), real)) samples = real;
+  return samples + "/" + name;
 }
 
 namespace {
