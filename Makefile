@@ -10,7 +10,10 @@
 include mk/target/arch.mk
 BUILD    ?= build
 CXXSTD   := -std=c++20
-OPT      ?= -O2 -g
+# DEBUG_INFO= (empty) builds without debug info: what the VM guests run is stripped of it, and
+# a cross build spends about a third of its compile time writing it.
+DEBUG_INFO ?= -g
+OPT      ?= -O2 $(DEBUG_INFO)
 WARN     := -Wall -Wextra -Werror
 SAN      ?=
 CPPFLAGS += -I. -MMD -MP

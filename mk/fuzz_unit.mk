@@ -19,16 +19,20 @@ $(FUZZ_DIR)/unit-tests: $(FUZZ_UNIT_OBJS) $(FUZZ_ALL_LIBS)
 fuzz-unit-tests: $(FUZZ_DIR)/unit-tests
 .PHONY: fuzz-unit-tests
 
-# `make asan-kernel-builds`: what CI's asan-kernel suites run (mk/ci_suites.mk), in
-# $(FUZZ_DIR)/kernel/: rawprobe linked from the fuzz build's archives (clang, ASan+UBSan:
-# only main.cpp is compiled for it), beside a copy of the plain kernel-tests, which runs the
-# rawprobe beside it (tests/kernel/cli_run.h; a copy, since /proc/self/exe names a symlink's
-# target). The cases' in-process checks stay unsanitized; what they test, every rawprobe
-# process they spawn, is sanitized. The plain build's samples are what is traced.
+# `make asan-kernel-builds`: what CI's asan-kernel suite runs (mk/ci_suites.mk), in
+# $(FUZZ_DIR)/kernel/: rawprobe and bpfasm linked from the fuzz build's archives (clang,
+# ASan+UBSan: only their main files are compiled for them), beside a copy of the plain
+# kernel-tests, which runs the programs beside it (tests/kernel/cli_run.h; a copy, since
+# /proc/self/exe names a symlink's target; the README's commands find them on PATH). The
+# cases' in-process checks stay unsanitized; what they test, every rawprobe and bpfasm process
+# they spawn, is sanitized. The plain build's samples are what is traced.
 $(FUZZ_DIR)/kernel/rawprobe: $(FUZZ_DIR)/obj/engine/main.o $(FUZZ_ALL_LIBS)
 	@mkdir -p $(@D)
 	$(FUZZ_CXX) -fsanitize=$(FUZZ_SAN) -o $@ $< -Wl,--start-group $(FUZZ_ALL_LIBS) -Wl,--end-group $(LDLIBS)
-asan-kernel-builds: $(FUZZ_DIR)/kernel/rawprobe $(BUILD)/kernel-tests samples
+$(FUZZ_DIR)/kernel/bpfasm: $(patsubst %.cpp,$(FUZZ_DIR)/obj/%.o,$(wildcard bpfasm/tool/*.cpp)) $(FUZZ_ALL_LIBS)
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) -fsanitize=$(FUZZ_SAN) -o $@ $(filter %.o,$^) -Wl,--start-group $(FUZZ_ALL_LIBS) -Wl,--end-group $(LDLIBS)
+asan-kernel-builds: $(FUZZ_DIR)/kernel/rawprobe $(FUZZ_DIR)/kernel/bpfasm $(BUILD)/kernel-tests samples
 	cp $(BUILD)/kernel-tests $(FUZZ_DIR)/kernel/kernel-tests
 	ln -sfn $(CURDIR)/$(BUILD)/samples $(FUZZ_DIR)/kernel/samples
 

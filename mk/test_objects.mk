@@ -5,6 +5,6 @@
 # engine they link stays at the shipped flags, so what is tested is what ships. An OPT given
 # on the command line (the sanitizer builds) still wins.
 TEST_OBJS := $(patsubst %.cpp,$(BUILD)/obj/%.o,$(wildcard tests/unit/*.cpp tests/kernel/*.cpp))
-$(TEST_OBJS): OPT := -O1 -g1
+$(TEST_OBJS): OPT := -O1 $(if $(DEBUG_INFO),-g1)
 # Objects made before this fragment (or a change to it) were compiled with other flags.
 $(TEST_OBJS): mk/test_objects.mk
