@@ -19,8 +19,20 @@ FUZZ_SEEDS_elf_ld_cache_fuzz = $(SEEDS)/ld_cache
 FUZZ_ARGS_elf_ld_cache_fuzz = -max_len=262144
 FUZZ_SEEDS_symbols_kallsyms_fuzz = $(SEEDS)/kallsyms
 FUZZ_SEEDS_symbols_maps_fuzz = $(SEEDS)/maps
+FUZZ_SEEDS_output_printf_fuzz = $(SEEDS)/printf
 
-fuzz-seeds: parser-fuzz-seeds
+fuzz-seeds: parser-fuzz-seeds printf-fuzz-seeds
+# printf's seeds: each format string the seed's scripts and bpftrace's tools write (escapes
+# read as printf reads them), its NUL, a type byte for each of the first eight conversions,
+# and 64 bytes of arguments.
+printf-fuzz-seeds:
+	@mkdir -p $(SEEDS)/printf
+	@grep -ho 'printf("[^"]*"' samples/*.bt /usr/sbin/*.bt ../shared/corpus/bpftrace-v0.26.1/tools/*.bt 2>/dev/null | \
+	  sort -u | { n=0; while IFS= read -r call; do \
+	    n=$$((n + 1)); format=$${call#printf(\"}; format=$${format%\"}; \
+	    { printf '%b\000' "$$format"; printf '\001\002\003\004\005\006\007\010'; \
+	      printf '%s' 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef; } >$(SEEDS)/printf/$$n; \
+	  done; }
 # The assembler's seeds: every instruction form's example, the sample program, and the
 # listings rawprobe -d prints; the disassembler's: those assembled.
 parser-fuzz-seeds: $(BUILD)/bpfasm $(BUILD)/rawprobe
@@ -41,4 +53,4 @@ parser-fuzz-seeds: $(BUILD)/bpfasm $(BUILD)/rawprobe
 	@{ head -n 300 /proc/kallsyms; grep -m 200 '\[' /proc/kallsyms; } >$(SEEDS)/kallsyms/kallsyms 2>/dev/null || true
 	@cat /proc/self/maps >$(SEEDS)/maps/self; cat /proc/1/maps >$(SEEDS)/maps/init 2>/dev/null || true
 
-.PHONY: parser-fuzz-seeds
+.PHONY: printf-fuzz-seeds parser-fuzz-seeds
