@@ -1,7 +1,9 @@
 #include "engine/output/printf_format.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "engine/base/layout.h"
 #include "engine/base/text_kinds.h"
@@ -88,6 +90,32 @@ ConvSpec make_spec(std::string_view token) {
   return spec;
 }
 
+// A width or precision above kMaxPrintfField in a token, as an error: snprintf would write
+// that many characters for every event (hundreds of megabytes from "%612345678d"), which
+// stalls the tracer rather than printing anything useful.
+std::optional<Error> field_too_wide(std::string_view token, size_t offset) {
+  for (size_t k = 1; k < token.size();) {
+    if (!is_digit(token[k])) {
+      k++;
+      continue;
+    }
+    size_t end = k;
+    while (end < token.size() && is_digit(token[end])) end++;
+    std::string_view digits = token.substr(k, end - k);
+    std::string_view significant = digits.substr(std::min(digits.find_first_not_of('0'), digits.size()));
+    bool too_big = significant.size() > 9 || (!significant.empty() && std::stoul(std::string(significant)) > kMaxPrintfField);
+    if (too_big) {
+      std::string field = token[k - 1] == '.' ? "precision" : "width";
+      return make_error("printf: " + field + " " + std::string(digits) + " in '" + std::string(token) +
+                            "' at offset " + std::to_string(offset) + " of the format is too large",
+                        {}, "a field prints at most " + std::to_string(kMaxPrintfField) +
+                                " characters; use a smaller " + field);
+    }
+    k = end;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<PrintfFormat> PrintfFormat::parse(std::string_view fmt) {
@@ -97,6 +125,7 @@ Result<PrintfFormat> PrintfFormat::parse(std::string_view fmt) {
     if (fmt[p] != '%') continue;
     size_t len = match_token(fmt, p);
     if (!len) continue;
+    if (auto too_wide = field_too_wide(fmt.substr(p, len), p)) return *too_wide;
     FormatPiece piece;
     piece.spec = make_spec(fmt.substr(p, len));
     piece.prints_arg = false;

@@ -45,6 +45,9 @@ struct ConvSpec {
   std::string token;      // as written after '%' minus width ("ld"), for messages
 };
 
+// The widest field width or precision a format may ask for.
+constexpr uint32_t kMaxPrintfField = 65535;
+
 // One piece: literal text (already run through C's %% rules) and the conversion after it.
 struct FormatPiece {
   std::string literal;
