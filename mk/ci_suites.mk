@@ -19,6 +19,8 @@ CI_SOAK_SECONDS ?= 120
 # - The stack map case that confines rawprobe to a 100 MB memory cgroup: ASan's shadow memory
 #   alone takes rawprobe past that, and the kernel kills it (status 137). (`?`: the filter is
 #   split on spaces.)
+ifdef CI_SUITES
+# Greps only when CI's suites run, not on every make.
 ASAN_KERNEL_IN_PROCESS := $(shell grep -L -e rawprobe_path -e run_rawprobe -e 'build_dir()' tests/kernel/*_test.cpp)
 comma := ,
 empty :=
@@ -26,7 +28,6 @@ space := $(empty) $(empty)
 CI_ASAN_KERNEL_FILTER ?= -sfe=$(subst $(space),$(comma),$(patsubst %,*%,$(notdir $(ASAN_KERNEL_IN_PROCESS)))) \
   -tce=RLIMIT_NOFILE*,*stack?map?the?kernel?cannot?allocate*
 
-ifdef CI_SUITES
 # fuzz and asan-unit run beside the others (tests/run-suites --beside): they compute and touch
 # no kernel state, so they fill the cores while the kernel cases wait on the kernel.
 TEST_SUITES += $(if $(CI_ASAN_KERNEL),asan-kernel)

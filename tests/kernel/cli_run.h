@@ -23,22 +23,14 @@
 namespace rawprobe::cli_test {
 
 // build-*/rawprobe beside this build-*/kernel-tests.
-inline std::string rawprobe_path() {
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string dir = n > 0 ? std::string(self, size_t(n)) : std::string("build/kernel-tests");
-  return dir.substr(0, dir.rfind('/')) + "/rawprobe";
-}
+inline std::string rawprobe_path() { return sys::ktest::test_binary_dir() + "/rawprobe"; }
 
 inline std::string sample(const std::string& name) { return sys::ktest::sample_path(name); }
 
 // The directory holding this build's rawprobe, and the source tree it was built in: the
 // nearest directory above it that holds the Makefile's mk/ (build/ sits right below the tree,
 // the sanitized build's kernel cases two levels down, in build-fuzz/kernel/).
-inline std::string build_dir() {
-  std::string exe = rawprobe_path();
-  return exe.substr(0, exe.rfind('/'));
-}
+inline std::string build_dir() { return sys::ktest::test_binary_dir(); }
 inline std::string source_root() {
   char real[PATH_MAX];
   std::string dir = realpath(build_dir().c_str(), real) ? real : build_dir();

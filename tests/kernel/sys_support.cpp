@@ -17,16 +17,20 @@
 
 namespace rawprobe::sys::ktest {
 
+std::string test_binary_dir() {
+  char self[4096];
+  ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string exe(self, len > 0 ? static_cast<size_t>(len) : 0);
+  size_t slash = exe.rfind('/');
+  return slash == std::string::npos ? std::string("build") : exe.substr(0, slash);
+}
+
 std::string sample_path(const std::string& name) {
   const char* dir = std::getenv("RAWPROBE_SAMPLES");
   if (dir && *dir) return std::string(dir) + "/" + name;
   // $(BUILD)/kernel-tests runs $(BUILD)/samples: the samples of the same build, whatever
   // BUILD is (tests/run-suites passes no RAWPROBE_SAMPLES).
-  char self[4096];
-  ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string exe(self, len > 0 ? static_cast<size_t>(len) : 0);
-  size_t slash = exe.rfind('/');
-  std::string samples = (slash == std::string::npos ? std::string("build") : exe.substr(0, slash)) + "/samples";
+  std::string samples = test_binary_dir() + "/samples";
   // The directory's own path, not a link to it (the sanitized build's samples link to the
   // plain build's): the kernel and /proc/PID/maps name files by that path.
   char real[4096];

@@ -12,6 +12,10 @@
 
 namespace rawprobe::sys::ktest {
 
+// The directory of the running test binary ("build", "build-fuzz/kernel"): its build's
+// rawprobe and samples sit beside it.
+std::string test_binary_dir();
+
 // $RAWPROBE_SAMPLES/name, else samples/name next to the running test binary.
 std::string sample_path(const std::string& name);
 
