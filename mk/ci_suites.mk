@@ -27,6 +27,9 @@ empty :=
 space := $(empty) $(empty)
 CI_ASAN_KERNEL_FILTER ?= -sfe=$(subst $(space),$(comma),$(patsubst %,*%,$(notdir $(ASAN_KERNEL_IN_PROCESS)))) \
   -tce=RLIMIT_NOFILE*,*stack?map?the?kernel?cannot?allocate*
+# The plain kernel run checks that grep: a case of these files that starts rawprobe fails
+# (check_case_may_start_rawprobe in tests/kernel/cli_run.h).
+export RAWPROBE_FILES_NOT_STARTING_RAWPROBE := $(notdir $(ASAN_KERNEL_IN_PROCESS))
 
 # fuzz and asan-unit run beside the others (tests/run-suites --beside): they compute and touch
 # no kernel state, so they fill the cores while the kernel cases wait on the kernel.

@@ -9,7 +9,37 @@
 #include <cstring>
 #include <unistd.h>
 
+#include <string>
+
 #include "engine/sys/tracefs.h"
+#include "tests/kernel/cli_run.h"
+
+namespace {
+
+// Keeps the source file of the case running now, for cli_test::current_case_file(); every
+// other event is of no interest here.
+std::string running_case_file;
+
+struct CaseFileListener : doctest::IReporter {
+  explicit CaseFileListener(const doctest::ContextOptions&) {}
+  void test_case_start(const doctest::TestCaseData& in) override { running_case_file = in.m_file.c_str(); }
+  void test_case_end(const doctest::CurrentTestCaseStats&) override { running_case_file.clear(); }
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+REGISTER_LISTENER("case_file", 1, CaseFileListener);
+
+}  // namespace
+
+const std::string& rawprobe::cli_test::current_case_file() { return running_case_file; }
 
 int main(int argc, char** argv) {
   if (geteuid() != 0) {
