@@ -1,7 +1,7 @@
 #include "engine/output/printf_format.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -94,24 +94,17 @@ ConvSpec make_spec(std::string_view token) {
 // that many characters for every event (hundreds of megabytes from "%612345678d"), which
 // stalls the tracer rather than printing anything useful.
 std::optional<Error> field_too_wide(std::string_view token, size_t offset) {
-  for (size_t k = 1; k < token.size();) {
-    if (!is_digit(token[k])) {
-      k++;
-      continue;
-    }
-    size_t end = k;
-    while (end < token.size() && is_digit(token[end])) end++;
-    std::string_view digits = token.substr(k, end - k);
-    std::string_view significant = digits.substr(std::min(digits.find_first_not_of('0'), digits.size()));
-    bool too_big = significant.size() > 9 || (!significant.empty() && std::stoul(std::string(significant)) > kMaxPrintfField);
-    if (too_big) {
-      std::string field = token[k - 1] == '.' ? "precision" : "width";
-      return make_error("printf: " + field + " " + std::string(digits) + " in '" + std::string(token) +
-                            "' at offset " + std::to_string(offset) + " of the format is too large",
-                        {}, "a field prints at most " + std::to_string(kMaxPrintfField) +
-                                " characters; use a smaller " + field);
-    }
-    k = end;
+  for (size_t k = 1; k < token.size(); k++) {
+    if (!is_digit(token[k])) continue;
+    size_t start = k;
+    uint32_t value = 0;  // stops growing once past the limit
+    for (; k < token.size() && is_digit(token[k]); k++)
+      value = std::min<uint32_t>(value * 10 + uint32_t(token[k] - '0'), kMaxPrintfField + 1);
+    if (value <= kMaxPrintfField) continue;
+    std::string field = token[start - 1] == '.' ? "precision" : "width";
+    return make_error("printf: " + field + " " + std::string(token.substr(start, k - start)) + " in '" +
+                          std::string(token) + "' at offset " + std::to_string(offset) + " of the format is too large",
+                      {}, "a field prints at most " + std::to_string(kMaxPrintfField) + " characters; use a smaller " + field);
   }
   return std::nullopt;
 }
