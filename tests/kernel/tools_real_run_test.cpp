@@ -172,9 +172,11 @@ Lines same_rows(const ToolRun& r, size_t key_col, const std::string& key, std::s
   return rows_where(r.rawprobe.out, key_col, key, drop);
 }
 
-// A file this test creates, with a name no other process opens.
+// A file this test creates, with a name no other process opens. It lives in /tmp, not in
+// the build directory: the tools print paths through str(), which keeps 63 bytes, and a
+// clone's build directory can be deep enough that a longer name would be cut short.
 std::string unique_path(const std::string& what) {
-  return build_dir() + "/tools-real-run-" + what + "-" + std::to_string(getpid());
+  return "/tmp/rawprobe-tools-" + what + "-" + std::to_string(getpid());
 }
 
 std::string make_file(const std::string& what) {
