@@ -4,6 +4,7 @@
 // given, the directory it ran in, and the descriptors and errnos it printed.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -69,6 +70,13 @@ TEST_CASE("bpftrace v0.26.1's opensnoop.bt prints each open's fd or errno, and a
     std::string pid;
     RunResult work;
     if (attached) {
+      // The tool records the cwd's names, one map entry per level, on every open, but deletes
+      // them only when it prints a relative path. Names an earlier, deeper cwd left beyond the
+      // new cwd's depth would be printed too, as bpftrace would print them. So the workload
+      // starts in "/", shallower than the directory it opens from, wherever the tests run.
+      int here = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      REQUIRE(here >= 0);
+      REQUIRE(::chdir("/") == 0);
       Process python({"/usr/bin/python3", "-c",
                       "import os, sys\n"
                       "os.chdir(sys.argv[1])\n"
@@ -76,6 +84,9 @@ TEST_CASE("bpftrace v0.26.1's opensnoop.bt prints each open's fd or errno, and a
                       "try: os.open(sys.argv[3], os.O_RDONLY)\n"
                       "except OSError as e: print(e.errno)\n",
                       dir, name, missing});
+      bool back = ::fchdir(here) == 0;
+      ::close(here);
+      REQUIRE(back);
       pid = std::to_string(python.pid());
       work = python.finish(60);
       usleep(500 * 1000);
