@@ -406,9 +406,11 @@ int run_script(Options& options) {
   if (Status s = attach_pass(*loaded, points, attach_options, settings.missing_probes, AttachPass::Begin, attached); !s)
     return fail(s.error());
   probes::trigger_begin();
+  runtime::Records begin_records = runtime::take_pending_records(parts);
   if (Status s = attach_pass(*loaded, points, attach_options, settings.missing_probes, AttachPass::Rest, attached); !s)
     return fail(s.error());
   attach_in_block_order(attached);
+  runtime::handle_records(parts, begin_records);
   if (tracee)
     if (Status s = tracee->release(); !s) return fail(s.error());
   // Iterators run to their end now; a script with one ends after it, as in bpftrace.

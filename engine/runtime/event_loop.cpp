@@ -27,6 +27,20 @@ Status drain_events(const LoopParts& parts) {
   return parts.out->flush();
 }
 
+Records take_pending_records(const LoopParts& parts) {
+  Records records;
+  if (parts.events)
+    parts.events->drain([&](const uint8_t* data, size_t len) {
+      records.emplace_back(data, data + len);
+      return true;
+    });
+  return records;
+}
+
+void handle_records(const LoopParts& parts, const Records& records) {
+  for (const std::vector<uint8_t>& r : records) parts.dispatcher->handle(r.data(), r.size());
+}
+
 Result<StopReason> run_event_loop(const LoopParts& parts) {
   sys::Fd epoll(epoll_create1(EPOLL_CLOEXEC));
   if (!epoll) return syscall_error("wait for events", "epoll_create1", errno);

@@ -2,7 +2,9 @@
 // drains events into the dispatcher and flushes output after each batch (and prints every map
 // on SIGUSR1), until one of the stop reasons below.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/base/result.h"
 #include "engine/output/output.h"
@@ -47,5 +49,14 @@ Result<StopReason> run_event_loop(const LoopParts& parts);
 
 // Hands every pending record to the dispatcher, reports lost events and flushes output.
 Status drain_events(const LoopParts& parts);
+
+// Every pending record, copied out of the buffers and not yet handed to the dispatcher.
+// BEGIN's records are taken so as soon as BEGIN has run: a perf buffer is one ring per CPU,
+// read CPU by CPU, so an event written later on another CPU could otherwise be read before
+// them. They are handled (handle_records) once every probe is attached, so what BEGIN prints
+// or runs still comes after attachment, as in bpftrace.
+using Records = std::vector<std::vector<uint8_t>>;
+Records take_pending_records(const LoopParts& parts);
+void handle_records(const LoopParts& parts, const Records& records);
 
 }  // namespace rawprobe::runtime

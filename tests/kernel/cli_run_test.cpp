@@ -205,4 +205,29 @@ TEST_CASE("--event-buffer=perf: the perf buffer fallback gives the same output a
   CHECK(lines_starting(ours_only(perf.out), "bar 7 fun").size() == size_t(bars));
 }
 
+TEST_CASE("--event-buffer=perf: BEGIN's output comes first when events on another CPU are read first") {
+  // The perf buffer is read CPU by CPU. rawprobe runs BEGIN on CPU 1, slowed there by a busier
+  // process, while the command runs at once on CPU 0, so its events wait in a ring read before
+  // the one holding BEGIN's output.
+  REQUIRE_MESSAGE(sysconf(_SC_NPROCESSORS_ONLN) >= 2, "needs two CPUs online");
+  std::string fun = sample("fun");
+  std::string script = "BEGIN { printf(\"begin\\n\"); } uprobe:" + fun +
+                       ":bar { printf(\"bar\\n\"); } END { printf(\"end\\n\"); }";
+  Process busy({"taskset", "-c", "1", "nice", "-n", "-10", "sh", "-c", "while :; do :; done"});
+  for (int round = 0; round < 5; ++round) {
+    RunResult r = run({"taskset", "-c", "1", "nice", "-n", "19", rawprobe_path(), "--event-buffer=perf", "-c",
+                       "taskset -c 0 " + fun + " 1", "-e", script});
+    INFO(r.out, r.err);
+    CHECK(r.status == 0);
+    std::vector<std::string> ours;
+    for (const std::string& line : lines_starting(r.out, "")) {
+      std::string kept = std::regex_replace(line, std::regex("I'm bar"), "");
+      if (kept == "begin" || kept == "bar" || kept == "end") ours.push_back(kept);
+    }
+    REQUIRE(!ours.empty());
+    CHECK(ours.front() == "begin");
+    CHECK(ours.back() == "end");
+  }
+}
+
 TEST_SUITE_END();
