@@ -3,8 +3,8 @@
 # The blocks below between the READMEBLOCKS markers are a copy of README.md's blocks marked
 # `<!-- readme-test: vm ... -->`; tests/kernel/readme_commands_test.cpp fails when the copy and
 # README.md differ, so a README edit must be copied here. The matching rules are that test's
-# (tests/kernel/readme_blocks.h): options `numbers` (every decimal and 0x number may differ;
-# `numbers:P` only on lines starting with P), `sorted` (line order may differ), `status=N`
+# (tests/kernel/readme_blocks.h): options `numbers` (every decimal and 0x number may differ,
+# and so may the runs of blanks that pad them; `numbers:P` only on lines starting with P), `sorted` (line order may differ), `status=N`
 # (exit status, default 0), `arch=M` (only where `uname -m` is M: the other architecture's
 # guests run none of the block), `kconfig=CONFIG_X` (only on a kernel whose config sets it);
 # an output line `...` stands for any number of lines; trailing
@@ -142,7 +142,7 @@ readme_match() {
       n = split(opts, w, " ")
       for (i = 1; i <= n; i++) {
         if (w[i] == "numbers") p = ""; else if (w[i] ~ /^numbers:/) p = substr(w[i], 9); else continue
-        if (substr(s, 1, length(p)) == p) gsub(/0x[0-9a-fA-F]+|[0-9]+/, "N", s)
+        if (substr(s, 1, length(p)) == p) { gsub(/0x[0-9a-fA-F]+|[0-9]+/, "N", s); gsub(/  +/, " ", s) }
       }
       return s
     }
