@@ -26,6 +26,13 @@ std::string uprobe_events() {
   return text;
 }
 
+// fun's output without its own "I'm bar" text, which lands wherever its exit-time flush falls
+// among rawprobe's lines.
+std::string without_fun_text(std::string text) {
+  for (size_t at; (at = text.find("I'm bar")) != std::string::npos;) text.erase(at, 7);
+  return text;
+}
+
 bool has_events_of(pid_t pid) {
   return uprobe_events().find("rawprobe_" + std::to_string(pid) + "_") != std::string::npos;
 }
@@ -194,15 +201,10 @@ TEST_CASE("--event-buffer=perf: the perf buffer fallback gives the same output a
   INFO(perf.err);
   CHECK(ring.status == 0);
   CHECK(perf.status == 0);
-  // fun's own "I'm bar" text lands wherever its exit-time flush falls among our lines.
-  auto ours_only = [](std::string text) {
-    for (size_t at; (at = text.find("I'm bar")) != std::string::npos;) text.erase(at, 7);
-    return text;
-  };
-  CHECK(ours_only(perf.out) == ours_only(ring.out));
+  CHECK(without_fun_text(perf.out) == without_fun_text(ring.out));
   long bars = sys::ktest::reported_calls(perf.err, "bar");
   CHECK(bars > 0);
-  CHECK(lines_starting(ours_only(perf.out), "bar 7 fun").size() == size_t(bars));
+  CHECK(lines_starting(without_fun_text(perf.out), "bar 7 fun").size() == size_t(bars));
 }
 
 TEST_CASE("--event-buffer=perf: BEGIN's output comes first when events on another CPU are read first") {
@@ -222,10 +224,8 @@ TEST_CASE("--event-buffer=perf: BEGIN's output comes first when events on anothe
     INFO(r.out, r.err);
     CHECK(r.status == 0);
     std::vector<std::string> ours;
-    for (const std::string& line : lines_starting(r.out, "")) {
-      std::string kept = std::regex_replace(line, std::regex("I'm bar"), "");
-      if (kept == "begin" || kept == "bar" || kept == "end") ours.push_back(kept);
-    }
+    for (const std::string& line : lines_starting(without_fun_text(r.out), ""))
+      if (line == "begin" || line == "bar" || line == "end") ours.push_back(line);
     // Every call fun made printed, so the run had events to misplace.
     long bars = sys::ktest::reported_calls(r.err, "bar");
     CHECK(bars > 0);
